@@ -1,0 +1,1 @@
+"""The axioms, one module per utility dimension."""

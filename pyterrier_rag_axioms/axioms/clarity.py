@@ -1,0 +1,105 @@
+"""Clarity axioms.
+
+Language clarity: is the response concise, comprehensible, grammatically correct and accessible?
+Content clarity: does the response clearly communicate the salient information and its sources?
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pyterrier_rag_axioms.base import FeatureAxiom, TextFeatureAxiom
+from pyterrier_rag_axioms.frames import ResponseTable
+from pyterrier_rag_axioms.tools.grammar import GrammarChecker, grammar_checker
+from pyterrier_rag_axioms.tools.readability import flesch_reading_ease
+from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer
+
+
+class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
+    """CLAR1: prefer responses with fewer grammar errors.
+
+    Intuition: grammatical text is clearer. The value is the share of the response's characters
+    covered by LanguageTool matches of the GRAMMAR category; lower is better. Needs a LanguageTool
+    server: ``remote_server="http://localhost:8081"`` (or a local server that
+    ``language-tool-python`` starts where Java and its download are available).
+    """
+
+    short_name = "CLAR1"
+    default_margin_fraction = 0.1
+    prefer_higher = False
+
+    def __init__(
+        self,
+        *,
+        margin_fraction: float | None = None,
+        remote_server: str | None = None,
+        language: str = "en-US",
+        grammar_checker: GrammarChecker | None = None,
+        name: str | None = None,
+        verbose: bool = False,
+    ):
+        """
+        Args:
+            margin_fraction: relative difference within which two values tie (default 0.1).
+            remote_server: URL of a LanguageTool server (default: a local server).
+            language: language code for LanguageTool (default ``"en-US"``).
+            grammar_checker: a :class:`GrammarChecker` to use instead of ``remote_server`` and
+                ``language``.
+            name: name of the preference column (default ``"CLAR1"``).
+            verbose: show progress of long work.
+        """
+        super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
+        self.grammar_checker = grammar_checker or _shared_grammar_checker(remote_server, language)
+
+    def _parameters(self) -> dict[str, object]:
+        return {"remote_server": self.grammar_checker.remote_server, "language": self.grammar_checker.language}
+
+    def response_values(self, table: ResponseTable) -> np.ndarray:
+        return self.grammar_checker.error_shares(table.texts, verbose=self.verbose)
+
+
+_shared_grammar_checker = grammar_checker
+
+
+class FleschReadingEaseClarityAxiom(TextFeatureAxiom):
+    """CLAR2: prefer responses that are easier to read.
+
+    Intuition: readable text is clearer. The value is the Flesch reading ease
+    (206.835 - 1.015 words/sentences - 84.6 syllables/words; higher means easier). By default the
+    easier response is preferred. The published formula (Eq. 11 of the ICTIR 2025 paper) prefers
+    the *lower* score, i.e. the harder text; ``paper_direction=True`` reproduces that.
+    """
+
+    short_name = "CLAR2"
+    default_margin_fraction = 0.0
+
+    def __init__(
+        self,
+        *,
+        margin_fraction: float | None = None,
+        paper_direction: bool = False,
+        text_analyzer: TextAnalyzer | str | None = None,
+        name: str | None = None,
+        verbose: bool = False,
+    ):
+        """
+        Args:
+            margin_fraction: relative difference within which two values tie (default 0.0).
+            paper_direction: prefer the *lower* reading ease, as the paper's Eq. 11 does.
+            text_analyzer: a :class:`TextAnalyzer` or spaCy model name.
+            name: name of the preference column (default ``"CLAR2"``).
+            verbose: show progress of long work.
+        """
+        super().__init__(margin_fraction=margin_fraction, text_analyzer=text_analyzer, name=name, verbose=verbose)
+        self.paper_direction = paper_direction
+        self.prefer_higher = not paper_direction
+
+    def _parameters(self) -> dict[str, object]:
+        return {"paper_direction": True} if self.paper_direction else {}
+
+    def text_value(self, analysis: TextAnalysis) -> float:
+        return flesch_reading_ease(analysis)
+
+
+CLAR1 = LanguageToolGrammarErrorProportionClarityAxiom
+CLAR2 = FleschReadingEaseClarityAxiom

@@ -1,0 +1,106 @@
+"""Consistency axioms.
+
+External consistency: does the response convey the information of its sources accurately?
+Internal consistency: does the response not contradict itself?
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pyterrier_rag_axioms.axioms.coverage import AspectSentenceCoverageAxiom
+from pyterrier_rag_axioms.base import FeatureAxiom, TextFeatureAxiom
+from pyterrier_rag_axioms.frames import Context, ResponseTable
+from pyterrier_rag_axioms.tools.rouge import RougeLsum, rouge_lsum_text
+from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
+
+
+class AspectSimilaritySentenceCountConsistencyAxiom(AspectSentenceCoverageAxiom):
+    """CONS1: prefer responses with more sentences covering aspects of the retrieved context.
+
+    Intuition: a response consistent with its sources talks about what the sources talk about.
+    Like COV3, but the aspects come from the context passages (the distinct aspects of all
+    passages together). Higher is better; no context gives no preference.
+    """
+
+    short_name = "CONS1"
+    default_margin_fraction = 0.5
+
+    def target_aspects(self, table: ResponseTable) -> list[tuple[str, ...]]:
+        passages = list(dict.fromkeys(passage for context in table.contexts if context for passage in context))
+        aspects_of_passage = dict(zip(passages, self.aspects_of(passages)))
+        return [
+            tuple(dict.fromkeys(aspect for passage in context for aspect in aspects_of_passage[passage]))
+            if context
+            else ()
+            for context in table.contexts
+        ]
+
+
+class RougeConsistencyAxiom(FeatureAxiom):
+    """CONS2: prefer responses with more text overlap with the retrieved context.
+
+    Intuition: a response that reuses the wording of its sources is more likely faithful to them.
+    The value is the ROUGE-Lsum F-measure of the response against the concatenated context
+    passages, both split into sentences by spaCy; higher is better. No context gives NaN (no
+    preference).
+    """
+
+    short_name = "CONS2"
+    default_margin_fraction = 0.1
+
+    def __init__(
+        self,
+        *,
+        margin_fraction: float | None = None,
+        text_analyzer: TextAnalyzer | str | None = None,
+        name: str | None = None,
+        verbose: bool = False,
+    ):
+        """
+        Args:
+            margin_fraction: relative difference within which two values tie (default 0.1).
+            text_analyzer: a :class:`TextAnalyzer` or spaCy model name, used to split sentences.
+            name: name of the preference column (default ``"CONS2"``).
+            verbose: show progress of long work.
+        """
+        super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
+        self.text_analyzer = resolve_text_analyzer(text_analyzer)
+        self.rouge = RougeLsum()
+
+    def response_values(self, table: ResponseTable) -> np.ndarray:
+        passages = list(dict.fromkeys(passage for context in table.contexts if context for passage in context))
+        self.text_analyzer.analyse([*table.texts, *passages], verbose=self.verbose)
+        context_texts: dict[Context, str] = {}
+        values = []
+        for response, context in zip(table.texts, table.contexts):
+            if not context:
+                values.append(np.nan)
+                continue
+            if context not in context_texts:
+                sentences = [s for analysis in self.text_analyzer.analyse(context) for s in analysis.sentence_texts]
+                context_texts[context] = rouge_lsum_text(sentences)
+            prediction = rouge_lsum_text(self.text_analyzer.analyse([response])[0].sentence_texts)
+            values.append(self.rouge.fmeasure(context_texts[context], prediction))
+        return np.array(values, dtype=float)
+
+
+class EntityContradictionConsistencyAxiom(TextFeatureAxiom):
+    """CONS3: penalise entities mentioned in contradictory phrases.
+
+    Intuition: a response that states something about an entity and also negates it contradicts
+    itself. The value is the share of distinct named entities that occur both negated and not
+    (negation by negspaCy); lower is better. NaN for a response without named entities.
+    """
+
+    short_name = "CONS3"
+    default_margin_fraction = 0.2
+    prefer_higher = False
+
+    def text_value(self, analysis: TextAnalysis) -> float:
+        return analysis.contradiction_share
+
+
+CONS1 = AspectSimilaritySentenceCountConsistencyAxiom
+CONS2 = RougeConsistencyAxiom
+CONS3 = EntityContradictionConsistencyAxiom

@@ -1,0 +1,148 @@
+"""Coverage axioms.
+
+Broad coverage: does the response cover diverse information? Deep coverage: does the response
+provide in-depth and highly informative content?
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Sequence
+
+import numpy as np
+
+from pyterrier_rag_axioms.base import FeatureAxiom
+from pyterrier_rag_axioms.frames import ResponseTable
+from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity, resolve_sentence_similarity
+from pyterrier_rag_axioms.tools.text import AspectsArgument, TextAnalyzer, resolve_aspects, resolve_text_analyzer
+
+
+class AspectAxiom(FeatureAxiom):
+    """A feature axiom over the aspects of texts (noun chunks by default) and sentence embeddings."""
+
+    def __init__(
+        self,
+        *,
+        margin_fraction: float | None = None,
+        aspects: AspectsArgument = "noun_chunks",
+        text_analyzer: TextAnalyzer | str | None = None,
+        sentence_similarity: SentenceSimilarity | str | None = None,
+        name: str | None = None,
+        verbose: bool = False,
+    ):
+        """
+        Args:
+            margin_fraction: relative difference within which two values tie (default: the
+                axiom's documented margin).
+            aspects: how aspects are extracted: ``"noun_chunks"`` (default), ``"entities"`` (as
+                in the ICTIR 2025 experiments), or an :class:`AspectExtraction`.
+            text_analyzer: a :class:`TextAnalyzer` or spaCy model name (default: shared analyzer).
+            sentence_similarity: a :class:`SentenceSimilarity` or sentence-transformers model
+                name or path (default: shared all-MiniLM-L6-v2); unused by COV1.
+            name: name of the preference column (default: the axiom's short name).
+            verbose: show progress of long work.
+        """
+        super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
+        self.aspects = resolve_aspects(aspects)
+        self.text_analyzer = resolve_text_analyzer(text_analyzer)
+        self.sentence_similarity = resolve_sentence_similarity(sentence_similarity)
+
+    def _parameters(self) -> dict[str, object]:
+        return {"aspects": self.aspects.name}
+
+    def aspects_of(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
+        """The distinct aspects of each text."""
+        return [self.aspects(analysis) for analysis in self.text_analyzer.analyse(texts, verbose=self.verbose)]
+
+
+class AspectCountCoverageAxiom(AspectAxiom):
+    """COV1: prefer responses with more distinct aspects.
+
+    Intuition: a response that mentions more distinct aspects covers more information. The value
+    is the number of distinct aspects; higher is better.
+    """
+
+    short_name = "COV1"
+    default_margin_fraction = 0.0
+
+    def response_values(self, table: ResponseTable) -> np.ndarray:
+        return np.array([len(aspects) for aspects in self.aspects_of(table.texts)], dtype=float)
+
+
+class AspectRedundancyCoverageAxiom(AspectAxiom):
+    """COV2: prefer responses whose aspects are less redundant.
+
+    Intuition: aspects that resemble each other repeat information. The value is the mean cosine
+    similarity over all ordered pairs of the response's distinct aspects (self-pairs included,
+    as in the paper's formula); lower is better. NaN for a response without aspects.
+    """
+
+    short_name = "COV2"
+    default_margin_fraction = 0.2
+    prefer_higher = False
+
+    def response_values(self, table: ResponseTable) -> np.ndarray:
+        aspects_per_text = self.aspects_of(table.texts)
+        self.sentence_similarity.embed(
+            list(dict.fromkeys(aspect for aspects in aspects_per_text for aspect in aspects)), verbose=self.verbose
+        )
+        values = []
+        for aspects in aspects_per_text:
+            if not aspects:
+                values.append(np.nan)
+                continue
+            # mean over all pairs of <a, a'> equals the squared norm of the mean embedding
+            centroid = self.sentence_similarity.embed(aspects).mean(axis=0)
+            values.append(float(centroid @ centroid))
+        return np.array(values, dtype=float)
+
+
+class AspectSentenceCoverageAxiom(AspectAxiom):
+    """Base of COV3 and CONS1: the similarity-weighted count of sentences covering given aspects.
+
+    The value of a response is ``sum over its sentences s of mean over aspects a of sim(a, s)``:
+    each sentence counts with its mean similarity to the aspects. Higher is better. NaN when
+    there are no aspects to cover or the response has no sentences.
+    """
+
+    @abstractmethod
+    def target_aspects(self, table: ResponseTable) -> list[tuple[str, ...]]:
+        """The aspects each response should cover."""
+
+    def response_values(self, table: ResponseTable) -> np.ndarray:
+        targets = self.target_aspects(table)
+        analyses = self.text_analyzer.analyse(table.texts, verbose=self.verbose)
+        sentences = [analysis.sentence_texts for analysis in analyses]
+        distinct_texts = dict.fromkeys(text for group in [*targets, *sentences] for text in group)
+        self.sentence_similarity.embed(list(distinct_texts), verbose=self.verbose)
+        centroids: dict[tuple[str, ...], np.ndarray] = {}
+        values = []
+        for aspects, response_sentences in zip(targets, sentences):
+            if not aspects or not response_sentences:
+                values.append(np.nan)
+                continue
+            if aspects not in centroids:
+                centroids[aspects] = self.sentence_similarity.embed(aspects).mean(axis=0)
+            # sum_s mean_a <s, a> = sum_s <s, mean_a a>
+            values.append(float((self.sentence_similarity.embed(response_sentences) @ centroids[aspects]).sum()))
+        return np.array(values, dtype=float)
+
+
+class AspectSimilaritySentenceCountCoverageAxiom(AspectSentenceCoverageAxiom):
+    """COV3: prefer responses with more sentences covering the query's aspects.
+
+    Intuition: a response whose sentences address the aspects of the request covers the
+    information need more deeply. Each sentence counts with its mean similarity to the query's
+    aspects; higher is better. NaN when the query has no aspects (no preference).
+    """
+
+    short_name = "COV3"
+    default_margin_fraction = 0.5
+
+    def target_aspects(self, table: ResponseTable) -> list[tuple[str, ...]]:
+        return self.aspects_of(table.queries)
+
+
+COV1 = AspectCountCoverageAxiom
+COV2 = AspectRedundancyCoverageAxiom
+COV3 = AspectSimilaritySentenceCountCoverageAxiom

@@ -1,0 +1,227 @@
+"""Response and preference frames: validation, normalisation and pair building.
+
+A *response frame* has one row per generated response (``qid``, ``query``, ``docno``,
+``response``, optional ``context``). A *preference frame* has one row per unordered pair of
+distinct responses of one query (``qid``, ``query``, ``docno_a``, ``docno_b``, ``response_a``,
+``response_b``, ``context``) plus one float column per axiom. See ``DESIGN.md`` of the project.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pyterrier as pt
+
+#: Column names of pyterrier-rag that stand in for ours where ours are absent.
+RESPONSE_ALIASES: dict[str, str] = {"response": "qanswer", "context": "qcontext", "query": "query_0"}
+
+RESPONSE_COLUMNS: list[str] = ["qid", "query", "docno", "response", "context"]
+PAIR_COLUMNS: list[str] = ["qid", "query", "docno_a", "docno_b", "response_a", "response_b", "context"]
+
+Context = tuple[str, ...] | None
+
+
+def _aliased_columns(columns: Sequence[str]) -> dict[str, str]:
+    """Renames that map pyterrier-rag's column names to ours, where ours are absent."""
+    return {
+        alias: ours
+        for ours, alias in RESPONSE_ALIASES.items()
+        if ours not in columns and alias in columns
+    }
+
+
+def normalize_context(value: object) -> Context:
+    """A context cell as a tuple of passage strings, or ``None`` when there is no context.
+
+    Accepts a list/tuple/array of passages, a single string, or a missing value.
+    """
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return (value,) if value.strip() else None
+    if isinstance(value, float) and np.isnan(value):
+        return None
+    if isinstance(value, (list, tuple, np.ndarray, pd.Series)):
+        passages = tuple(str(passage) for passage in value if isinstance(passage, str) and passage.strip())
+        return passages or None
+    raise TypeError(f"context must be a list of strings, a string or None, not {type(value).__name__}")
+
+
+def _check_text_column(frame: pd.DataFrame, column: str, transformer: object) -> None:
+    """Raise a ``TypeError`` naming transformer, column and row when a cell is not a string."""
+    is_text = frame[column].map(lambda value: isinstance(value, str)).to_numpy(dtype=bool)
+    if not is_text.all():
+        position = int(np.flatnonzero(~is_text)[0])
+        row = frame.iloc[position]
+        raise TypeError(
+            f"{transformer}: column {column!r} must hold text, but row {frame.index[position]!r} "
+            f"(qid {row['qid']!r}) holds {type(row[column]).__name__} {row[column]!r}"
+        )
+
+
+def _check_contexts(frame: pd.DataFrame, transformer: object) -> None:
+    if "context" not in frame.columns:
+        return
+    for position, value in enumerate(frame["context"]):
+        try:
+            normalize_context(value)
+        except TypeError as error:
+            raise TypeError(
+                f"{transformer}: column 'context' in row {frame.index[position]!r} "
+                f"(qid {frame['qid'].iloc[position]!r}): {error}"
+            ) from None
+
+
+def response_frame(inp: pd.DataFrame, transformer: object = None) -> pd.DataFrame:
+    """Validate a response frame and return a normalised copy.
+
+    The copy has pyterrier-rag's names mapped to ours, ``qid`` and ``docno`` as strings, a
+    ``docno`` numbered per query in input order where absent, and a ``context`` column (``None``
+    where absent). The caller's frame is never changed.
+
+    Raises:
+        pt.validate.InputValidationError: a required column is missing.
+        TypeError: a response or query is not text, or a context is malformed.
+        ValueError: a ``docno`` repeats within a ``qid``.
+    """
+    renames = _aliased_columns(list(inp.columns))
+    columns = [renames.get(column, column) for column in inp.columns]
+    pt.validate.columns(columns, includes=["qid", "query", "response"], context=transformer)
+    frame = inp.rename(columns=renames)  # rename returns a new frame
+    frame["qid"] = frame["qid"].astype(str)
+    if "docno" not in frame.columns:
+        frame["docno"] = frame.groupby("qid", sort=False).cumcount().astype(str)
+    frame["docno"] = frame["docno"].astype(str)
+    if "context" not in frame.columns:
+        frame["context"] = None
+    _check_text_column(frame, "query", transformer)
+    _check_text_column(frame, "response", transformer)
+    _check_contexts(frame, transformer)
+    duplicated = frame.duplicated(["qid", "docno"])
+    if duplicated.any():
+        row = frame[duplicated].iloc[0]
+        raise ValueError(
+            f"{transformer}: docno {row['docno']!r} occurs more than once for qid {row['qid']!r}; "
+            "each response of a query needs its own docno"
+        )
+    return frame
+
+
+def pairs_from_responses(responses: pd.DataFrame) -> pd.DataFrame:
+    """All unordered pairs of distinct responses of each qid, in input order (a before b)."""
+    first: list[np.ndarray] = []
+    second: list[np.ndarray] = []
+    for positions in responses.groupby("qid", sort=False).indices.values():
+        upper_a, upper_b = np.triu_indices(len(positions), k=1)
+        first.append(positions[upper_a])
+        second.append(positions[upper_b])
+    index_a = np.concatenate(first) if first else np.array([], dtype=int)
+    index_b = np.concatenate(second) if second else np.array([], dtype=int)
+    rows_a = responses.iloc[index_a].reset_index(drop=True)
+    rows_b = responses.iloc[index_b].reset_index(drop=True)
+    return pd.DataFrame(
+        {
+            "qid": rows_a["qid"],
+            "query": rows_a["query"],
+            "docno_a": rows_a["docno"],
+            "docno_b": rows_b["docno"],
+            "response_a": rows_a["response"],
+            "response_b": rows_b["response"],
+            "context": rows_a["context"],
+        },
+        columns=PAIR_COLUMNS,
+    )
+
+
+def is_preference_frame(inp: pd.DataFrame) -> bool:
+    """Whether a frame lists pairs of responses (rather than single responses)."""
+    return "docno_a" in inp.columns and "docno_b" in inp.columns
+
+
+def preference_frame(inp: pd.DataFrame, transformer: object = None) -> pd.DataFrame:
+    """A validated copy of a preference frame, built from a response frame where needed.
+
+    Given a preference frame (which may list only some pairs), returns a copy with the same rows;
+    given a response frame, builds all pairs of each query.
+    """
+    renames = _aliased_columns(list(inp.columns))
+    columns = [renames.get(column, column) for column in inp.columns]
+    with pt.validate.any(columns, context=transformer) as validation:
+        validation.columns(includes=["qid", "query", "response"], mode="responses")
+        validation.columns(
+            includes=["qid", "query", "docno_a", "docno_b", "response_a", "response_b"], mode="preferences"
+        )
+    if validation.mode == "responses":
+        return pairs_from_responses(response_frame(inp, transformer))
+    frame = inp.rename(columns=renames)
+    frame["qid"] = frame["qid"].astype(str)
+    frame["docno_a"] = frame["docno_a"].astype(str)
+    frame["docno_b"] = frame["docno_b"].astype(str)
+    if "context" not in frame.columns:
+        frame["context"] = None
+    for column in ("query", "response_a", "response_b"):
+        _check_text_column(frame, column, transformer)
+    _check_contexts(frame, transformer)
+    return frame
+
+
+@dataclass(frozen=True)
+class ResponseTable:
+    """The distinct responses behind a preference frame, with the pair rows pointing at them.
+
+    Attributes:
+        responses: one row per distinct (qid, docno): ``qid``, ``query``, ``docno``,
+            ``response`` and ``context`` (a tuple of passages or ``None``).
+        a: for each pair row, the position of response a in ``responses``.
+        b: for each pair row, the position of response b in ``responses``.
+    """
+
+    responses: pd.DataFrame
+    a: np.ndarray
+    b: np.ndarray
+
+    @classmethod
+    def from_pairs(cls, pairs: pd.DataFrame) -> ResponseTable:
+        """Collect the distinct responses of a (validated) preference frame."""
+        both = pd.concat(
+            [
+                pairs[["qid", "query", "docno_a", "response_a", "context"]].set_axis(RESPONSE_COLUMNS, axis=1),
+                pairs[["qid", "query", "docno_b", "response_b", "context"]].set_axis(RESPONSE_COLUMNS, axis=1),
+            ],
+            ignore_index=True,
+        )
+        keys = pd.MultiIndex.from_frame(both[["qid", "docno"]])
+        codes, uniques = pd.factorize(keys)
+        first_rows = pd.Series(np.arange(len(both))).groupby(codes).first().to_numpy()
+        responses = both.iloc[first_rows].reset_index(drop=True)
+        responses["context"] = responses["context"].map(normalize_context)
+        return cls(responses=responses, a=codes[: len(pairs)], b=codes[len(pairs) :])
+
+    @classmethod
+    def from_responses(cls, responses: pd.DataFrame) -> ResponseTable:
+        """A table over a (validated) response frame, without pairs."""
+        table = responses[RESPONSE_COLUMNS].reset_index(drop=True)
+        table["context"] = table["context"].map(normalize_context)
+        empty = np.array([], dtype=int)
+        return cls(responses=table, a=empty, b=empty)
+
+    @property
+    def texts(self) -> list[str]:
+        """The response texts."""
+        return self.responses["response"].tolist()
+
+    @property
+    def queries(self) -> list[str]:
+        """The query text of each response."""
+        return self.responses["query"].tolist()
+
+    @property
+    def contexts(self) -> list[Context]:
+        """The context of each response (a tuple of passages or ``None``)."""
+        return self.responses["context"].tolist()
+
+    def __len__(self) -> int:
+        return len(self.responses)

