@@ -1,0 +1,30 @@
+"""Shared fixtures: paths of the shipped sample and of the shared development data."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+SAMPLE_PATH = PROJECT_ROOT / "data" / "sample" / "responses.jsonl"
+SHARED_DATA = Path(os.environ.get("RAG_AXIOMS_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
+
+
+@pytest.fixture(scope="session")
+def sample_responses():
+    """The shipped sample as a response frame (8 queries, 4 responses each)."""
+    from pyterrier_rag_axioms.io import read_responses
+
+    return read_responses(SAMPLE_PATH)
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """The shared development data directory; skips the test where it is absent."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"shared development data not found at {SHARED_DATA}")
+    return SHARED_DATA
