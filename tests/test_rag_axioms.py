@@ -105,7 +105,10 @@ def test_corr1_merges_citation_only_sentences_into_the_previous_one():
 
 def test_clar2_prefers_easier_text_and_can_reproduce_the_paper():
     easy = "The cat sat. The dog ran. We had fun."
-    hard = "Notwithstanding considerable institutional heterogeneity, comprehensive intergovernmental coordination remains."
+    hard = (
+        "Notwithstanding considerable institutional heterogeneity, comprehensive intergovernmental "
+        "coordination remains."
+    )
     assert prefer(pra.CLAR2(), easy, hard) == 1.0
     assert prefer(pra.CLAR2(paper_direction=True), easy, hard) == -1.0
 
