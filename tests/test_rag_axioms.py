@@ -9,7 +9,6 @@ import pytest
 
 import pyterrier_rag_axioms as pra
 from pyterrier_rag_axioms import RAG_AXIOMS
-from pyterrier_rag_axioms.axioms.correctness import citing_sentences
 from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer
 
@@ -98,9 +97,11 @@ def test_corr1_counts_every_citation_format(citation):
     assert prefer(pra.CORR1(), uncited, cited) == -1.0
 
 
-def test_corr1_merges_citation_only_sentences_into_the_previous_one():
-    assert citing_sentences(["Water boils at 100 degrees.", "[1].", "It freezes."]) == [True, False]
-    assert citing_sentences(["[1]", "Text."]) == [True, False]
+def test_citation_only_sentences_join_the_previous_sentence():
+    analysis = TextAnalyzer().analyse(["Water boils at 100 degrees [1]. It freezes [2][3]. Ice floats [0, 1]."])[0]
+    assert analysis.sentence_texts == ["Water boils at 100 degrees [1].", "It freezes [2][3].", "Ice floats [0, 1]."]
+    values = pra.CORR1().values(pd.DataFrame({"qid": ["q"], "query": ["x"], "response": [analysis.doc.text]}))
+    assert values["CORR1_value"].iloc[0] == 1.0
 
 
 def test_clar2_prefers_easier_text_and_can_reproduce_the_paper():

@@ -6,29 +6,8 @@ response stay within the scope of the information need?
 
 from __future__ import annotations
 
-import re
-
 from pyterrier_rag_axioms.base import TextFeatureAxiom
-from pyterrier_rag_axioms.tools.text import TextAnalysis
-
-#: One citation marker: ``[1]``, ``[0,1,2]``, ``[1-3]``, ``[1, 2]`` (``[1][2]`` is two markers).
-CITATION_PATTERN = re.compile(r"\[\s*\d+(?:\s*[,;\-\u2013]\s*\d+)*\s*\]")
-_CITATIONS_ONLY = re.compile(rf"(?:\s*{CITATION_PATTERN.pattern}\s*[.,;:]?)+\s*")
-
-
-def citing_sentences(sentences: list[str]) -> list[bool]:
-    """Whether each sentence cites a source.
-
-    A "sentence" made of citation markers alone (spaCy may split ``... 1889. [2]`` there) is
-    merged into the sentence before it.
-    """
-    cites: list[bool] = []
-    for sentence in sentences:
-        if cites and _CITATIONS_ONLY.fullmatch(sentence):
-            cites[-1] = True
-        else:
-            cites.append(bool(CITATION_PATTERN.search(sentence)))
-    return cites
+from pyterrier_rag_axioms.tools.text import CITATION_PATTERN, TextAnalysis
 
 
 class CitationSentenceCorrectnessAxiom(TextFeatureAxiom):
@@ -44,8 +23,10 @@ class CitationSentenceCorrectnessAxiom(TextFeatureAxiom):
     default_margin_fraction = 0.1
 
     def text_value(self, analysis: TextAnalysis) -> float:
-        cites = citing_sentences(analysis.sentence_texts)
-        return sum(cites) / len(cites) if cites else float("nan")
+        sentences = analysis.sentence_texts
+        if not sentences:
+            return float("nan")
+        return sum(bool(CITATION_PATTERN.search(sentence)) for sentence in sentences) / len(sentences)
 
 
 CORR1 = CitationSentenceCorrectnessAxiom

@@ -8,6 +8,7 @@ in batches with ``nlp.pipe``.
 from __future__ import annotations
 
 import functools
+import re
 import statistics
 from collections.abc import Iterable, Sequence
 from functools import cached_property
@@ -27,6 +28,10 @@ DEFAULT_SPACY_MODELS: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspa
 NAMED_ENTITY_TYPES: tuple[str, ...] = (
     "EVENT", "FAC", "GPE", "LANGUAGE", "LAW", "LOC", "NORP", "ORG", "PERSON", "PRODUCT", "WORK_OF_ART",
 )
+
+#: One citation marker: ``[1]``, ``[0,1,2]``, ``[1-3]``, ``[1, 2]`` (``[1][2]`` is two markers).
+CITATION_PATTERN = re.compile(r"\[\s*\d+(?:\s*[,;\-\u2013]\s*\d+)*\s*\]")
+_CITATIONS_ONLY = re.compile(rf"(?:\s*{CITATION_PATTERN.pattern}\s*[.,;:]?)+\s*")
 
 _SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 _OBJECT_DEPS = frozenset({"dobj", "obj", "dative", "attr", "oprd", "acomp", "ccomp", "xcomp"})
@@ -89,8 +94,20 @@ class TextAnalysis:
 
     @cached_property
     def sentences(self) -> list[Span]:
-        """The sentences, without those made of whitespace only."""
-        return [sentence for sentence in self.doc.sents if sentence.text.strip()]
+        """The sentences, without those made of whitespace only.
+
+        A "sentence" of citation markers alone (spaCy splits ``... in 1889 [2].`` before ``[2]``)
+        is joined to the sentence before it.
+        """
+        sentences: list[Span] = []
+        for sentence in self.doc.sents:
+            if not sentence.text.strip():
+                continue
+            if sentences and _CITATIONS_ONLY.fullmatch(sentence.text):
+                sentences[-1] = self.doc[sentences[-1].start : sentence.end]
+            else:
+                sentences.append(sentence)
+        return sentences
 
     @cached_property
     def sentence_texts(self) -> list[str]:
