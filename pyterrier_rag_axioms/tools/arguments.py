@@ -1,0 +1,320 @@
+"""Argument units (claims and premises) of a text, for the argumentative axioms ArgUC, QTArg and QTPArg.
+
+Two taggers share one interface, :class:`ArgumentTagger`, and keep one result per distinct text:
+
+- :class:`DiscourseMarkerTagger` (the default) works offline. It is an *approximation*: it reads
+  claims and premises off discourse markers in spaCy's sentences ("because", "since", "due to"
+  mark premises; "therefore", "thus", "should", "I think" mark claims) and knows nothing else
+  about argumentation.
+- :class:`TargerTagger` asks a TARGER server (Chernodub et al., ACL 2019 demos), by default the
+  public ``https://demo.webis.de/targer-api/``: it POSTs the raw text to ``<url><model>`` and reads
+  back a list of sentences, each a list of tokens ``{"token", "label", "prob"}`` whose labels are
+  ``C-B``/``C-I`` (claim), ``P-B``/``P-I`` (premise), ``MC-*``/``MP-*`` (major claim or premise)
+  or ``O``; the order ``B-C`` is read too.
+
+An argument unit is a character span of the text with its kind, so axioms can tell which terms
+of the text lie inside argument units.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import urllib.error
+import urllib.request
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import pyterrier as pt
+from spacy.tokens import Span, Token
+
+from pyterrier_rag_axioms.tools.text import TextAnalysis
+
+#: The public TARGER service.
+DEFAULT_TARGER_URL = "https://demo.webis.de/targer-api/"
+#: The TARGER model asked by default (the one ir-axioms asks too).
+DEFAULT_TARGER_MODEL = "tag-ibm-fasttext"
+
+ArgumentKind = Literal["claim", "premise"]
+
+#: Discourse markers that open a premise (a reason or evidence), lower-cased, as word sequences.
+PREMISE_MARKERS: tuple[tuple[str, ...], ...] = tuple(
+    tuple(marker.split())
+    for marker in (
+        "because", "since", "due to", "owing to", "given that", "as a result of", "for example",
+        "for instance", "according to", "as shown by", "as evidenced by", "the reason is",
+    )
+)
+#: Discourse markers and modal phrases that mark a claim (a conclusion or stance), lower-cased.
+CLAIM_MARKERS: tuple[tuple[str, ...], ...] = tuple(
+    tuple(marker.split())
+    for marker in (
+        "therefore", "thus", "hence", "consequently", "as a result", "in conclusion", "it follows that",
+        "should", "must", "ought to", "i think", "i believe", "we believe", "in my opinion", "i argue",
+        "we argue", "clearly", "it is clear that",
+    )
+)
+
+
+@dataclass(frozen=True)
+class ArgumentUnit:
+    """A claim or premise: its kind and its character span ``[start, end)`` in the text."""
+
+    kind: ArgumentKind
+    start: int
+    end: int
+
+    def covers(self, offset: int) -> bool:
+        """Whether the character at ``offset`` lies inside this unit."""
+        return self.start <= offset < self.end
+
+
+class TargerUnavailableError(RuntimeError):
+    """No TARGER server answers at the given URL, or it answers with an HTTP error."""
+
+
+class ArgumentTagger(ABC):
+    """Finds the argument units of texts; each distinct text is tagged once."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, tuple[ArgumentUnit, ...]] = {}
+
+    @abstractmethod
+    def tag(self, analysis: TextAnalysis) -> tuple[ArgumentUnit, ...]:
+        """The argument units of one analysed text, in text order."""
+
+    def units(self, analyses: Sequence[TextAnalysis], *, verbose: bool = False) -> list[tuple[ArgumentUnit, ...]]:
+        """The argument units of each analysed text (cached by text)."""
+        missing = list(
+            {analysis.doc.text: analysis for analysis in analyses if analysis.doc.text not in self._cache}.values()
+        )
+        if missing:
+            iterator = pt.tqdm(missing, desc=type(self).__name__, unit="text") if verbose else missing
+            for analysis in iterator:
+                self._cache[analysis.doc.text] = self.tag(analysis)
+        return [self._cache[analysis.doc.text] for analysis in analyses]
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+
+def _find(words: Sequence[str], markers: tuple[tuple[str, ...], ...], start: int = 0) -> tuple[int, int] | None:
+    """The first ``(position, length)`` at or after ``start`` where one of ``markers`` occurs in ``words``."""
+    for position in range(start, len(words)):
+        for marker in markers:
+            if tuple(words[position : position + len(marker)]) == marker:
+                return position, len(marker)
+    return None
+
+
+def _unit(kind: ArgumentKind, tokens: Sequence[Token]) -> ArgumentUnit | None:
+    """A unit over ``tokens`` without punctuation at its edges (``None`` if no word is left)."""
+    words = [token for token in tokens if not (token.is_punct or token.is_space)]
+    if not words:
+        return None
+    return ArgumentUnit(kind, words[0].idx, words[-1].idx + len(words[-1].text))
+
+
+class DiscourseMarkerTagger(ArgumentTagger):
+    """Claims and premises from discourse markers, sentence by sentence: an offline approximation.
+
+    In each spaCy sentence:
+
+    - a premise marker (:data:`PREMISE_MARKERS`, e.g. "because") inside the sentence makes what
+      precedes it a claim and the rest, from the marker, a premise ("X because Y");
+    - a premise marker opening the sentence makes the part up to the first comma a premise and the
+      rest a claim ("Since Y, X"), or the whole sentence a premise without a comma;
+    - otherwise a claim marker (:data:`CLAIM_MARKERS`, e.g. "therefore", "should") makes the whole
+      sentence a claim; a sentence without markers is no argument unit.
+
+    "since" followed by a number ("since 1990") is read as time, not as a reason; "as a result"
+    followed by "of" introduces a premise.
+    """
+
+    name = "discourse_markers"
+
+    def _premise_marker(self, words: list[str]) -> int | None:
+        start = 0
+        while (found := _find(words, PREMISE_MARKERS, start)) is not None:
+            position, length = found
+            following = words[position + length] if position + length < len(words) else ""
+            if words[position] == "since" and length == 1 and following[:1].isdigit():
+                start = position + 1
+                continue
+            return position
+        return None
+
+    def _sentence_units(self, sentence: Span) -> list[ArgumentUnit | None]:
+        tokens = [token for token in sentence if not token.is_space]
+        words = [token.lower_ for token in tokens]
+        first_word = next((i for i, token in enumerate(tokens) if not token.is_punct), None)
+        if first_word is None:
+            return []
+        premise = self._premise_marker(words)
+        if premise is not None:
+            if premise > first_word:
+                return [_unit("claim", tokens[:premise]), _unit("premise", tokens[premise:])]
+            comma = next((i for i in range(premise + 1, len(tokens)) if tokens[i].text == ","), None)
+            if comma is None:
+                return [_unit("premise", tokens)]
+            return [_unit("premise", tokens[:comma]), _unit("claim", tokens[comma + 1 :])]
+        if _find(words, CLAIM_MARKERS) is not None:
+            return [_unit("claim", tokens)]
+        return []
+
+    def tag(self, analysis: TextAnalysis) -> tuple[ArgumentUnit, ...]:
+        return tuple(
+            unit for sentence in analysis.sentences for unit in self._sentence_units(sentence) if unit is not None
+        )
+
+    def __repr__(self) -> str:
+        return "DiscourseMarkerTagger()"
+
+
+def _label_kind(label: str) -> tuple[ArgumentKind | None, bool]:
+    """The kind of a TARGER label and whether it begins a unit: ``"C-B"`` -> ``("claim", True)``."""
+    parts = label.upper().split("-")
+    if len(parts) != 2:
+        return None, False
+    position, kind = (parts[0], parts[1]) if parts[0] in {"B", "I"} else (parts[1], parts[0])
+    kinds: dict[str, ArgumentKind] = {"C": "claim", "MC": "claim", "P": "premise", "MP": "premise"}
+    if position not in {"B", "I"} or kind not in kinds:
+        return None, False
+    return kinds[kind], position == "B"
+
+
+class TargerTagger(ArgumentTagger):
+    """Argument units from a TARGER server over its HTTP API.
+
+    Each distinct text is sent once (``POST <url><model>``, ``Content-Type: text/plain``). A token
+    counts only where its label's probability exceeds ``min_probability``. A unit starts at a
+    ``B`` label, or at an ``I`` label that does not continue a unit of the same kind, and spans
+    from its first to its last token (tokens are located in the text in order).
+    """
+
+    name = "targer"
+
+    def __init__(
+        self,
+        url: str = DEFAULT_TARGER_URL,
+        *,
+        model: str = DEFAULT_TARGER_MODEL,
+        min_probability: float = 0.5,
+        timeout: float = 60.0,
+    ):
+        """
+        Args:
+            url: base URL of the TARGER API (default: the public service).
+            model: the tagging endpoint, e.g. ``"tag-ibm-fasttext"`` or ``"tag-combined-essays"``.
+            min_probability: tokens whose label is less likely than this count as outside units.
+            timeout: seconds to wait for an answer.
+        """
+        super().__init__()
+        self.url = url
+        self.model = model
+        self.min_probability = min_probability
+        self.timeout = timeout
+
+    @property
+    def endpoint(self) -> str:
+        """The URL the texts are posted to."""
+        return f"{self.url.rstrip('/')}/{self.model.lstrip('/')}"
+
+    def request(self, text: str) -> list:
+        """The raw TARGER answer for ``text``: a list of sentences, each a list of token dicts."""
+        request = urllib.request.Request(
+            self.endpoint,
+            data=text.encode("utf-8"),
+            headers={"Content-Type": "text/plain", "Accept": "application/json"},
+            method="POST",
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as answer:
+                body = answer.read()
+        except urllib.error.HTTPError as error:
+            raise TargerUnavailableError(
+                f"TARGER server at {self.endpoint} answered HTTP {error.code} ({error.reason})"
+            ) from error
+        except (urllib.error.URLError, OSError) as error:
+            reason = getattr(error, "reason", error)
+            raise TargerUnavailableError(
+                f"No TARGER server answered at {self.endpoint}: {reason}. Start one (see "
+                "https://github.com/uhh-lt/targer) and pass its URL, or use the offline DiscourseMarkerTagger."
+            ) from error
+        try:
+            sentences = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise ValueError(f"TARGER server at {self.endpoint} answered with invalid JSON: {error}") from error
+        if not isinstance(sentences, list) or not all(isinstance(sentence, list) for sentence in sentences):
+            raise ValueError(
+                f"TARGER server at {self.endpoint} answered {type(sentences).__name__}, not a list of sentences "
+                "(lists of tokens)"
+            )
+        return sentences
+
+    def parse(self, text: str, sentences: list) -> tuple[ArgumentUnit, ...]:
+        """Argument units of ``text`` from a TARGER answer."""
+        units: list[ArgumentUnit] = []
+        current: tuple[ArgumentKind, int, int] | None = None
+        cursor = 0
+        for sentence_number, sentence in enumerate(sentences):
+            for token_number, tag in enumerate(sentence):
+                if not isinstance(tag, dict) or "token" not in tag or "label" not in tag:
+                    raise ValueError(
+                        f"TARGER server at {self.endpoint}: token {token_number} of sentence {sentence_number} "
+                        f"is {tag!r}, not an object with 'token' and 'label'"
+                    )
+                token = str(tag["token"])
+                found = text.find(token, cursor) if token else -1
+                if found < 0:
+                    continue  # a token the server spelled differently: it cannot be located
+                start, end = found, found + len(token)
+                cursor = end
+                kind, begins = _label_kind(str(tag["label"]))
+                probability = float(tag.get("prob", 1.0))
+                if kind is None or not probability > self.min_probability:
+                    if current is not None:
+                        units.append(ArgumentUnit(*current))
+                        current = None
+                    continue
+                if current is not None and (begins or current[0] != kind):
+                    units.append(ArgumentUnit(*current))
+                    current = None
+                current = (kind, start, end) if current is None else (kind, current[1], end)
+        if current is not None:
+            units.append(ArgumentUnit(*current))
+        return tuple(units)
+
+    def tag(self, analysis: TextAnalysis) -> tuple[ArgumentUnit, ...]:
+        text = analysis.doc.text
+        if not text.strip():
+            return ()
+        return self.parse(text, self.request(text))
+
+    def __repr__(self) -> str:
+        return f"TargerTagger(url={self.url!r}, model={self.model!r})"
+
+
+@functools.cache
+def discourse_marker_tagger() -> DiscourseMarkerTagger:
+    """The process-wide :class:`DiscourseMarkerTagger`."""
+    return DiscourseMarkerTagger()
+
+
+@functools.cache
+def targer_tagger(url: str = DEFAULT_TARGER_URL, model: str = DEFAULT_TARGER_MODEL) -> TargerTagger:
+    """The process-wide :class:`TargerTagger` for a URL and model."""
+    return TargerTagger(url, model=model)
+
+
+def resolve_argument_tagger(tagger: ArgumentTagger | str | None) -> ArgumentTagger:
+    """A tagger from an instance, a TARGER URL, or ``None`` for the shared discourse-marker tagger."""
+    if tagger is None:
+        return discourse_marker_tagger()
+    if isinstance(tagger, str):
+        return targer_tagger(tagger)
+    if isinstance(tagger, ArgumentTagger):
+        return tagger
+    raise TypeError(f"argument_tagger must be an ArgumentTagger, a TARGER URL or None, not {type(tagger).__name__}")

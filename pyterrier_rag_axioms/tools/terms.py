@@ -1,0 +1,209 @@
+"""Terms of a text for the retrieval axioms: lemmas (or Porter stems) without stop words, with positions.
+
+Terms are read from the spaCy parse that :class:`~pyterrier_rag_axioms.tools.text.TextAnalyzer`
+keeps for each distinct text, so a text is parsed once whichever axioms ask for its terms, and
+:class:`TermExtractor` keeps one :class:`TermProfile` per distinct text. Citation markers such as
+``[0]`` or ``[1, 2]`` are not terms.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from collections.abc import Collection, Iterable, Sequence
+from functools import cached_property
+from typing import Literal
+
+import numpy as np
+import snowballstemmer
+from spacy.tokens import Doc, Token
+
+from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
+
+#: How a token becomes a term: its lower-cased spaCy lemma, or the Porter stem of its lower-cased text.
+Stemmer = Literal["lemma", "porter"]
+STEMMERS: tuple[str, ...] = ("lemma", "porter")
+
+#: A citation marker: ``[1]``, ``[0,1,2]``, ``[1-3]``, ``[1, 2]``.
+_CITATION = re.compile(r"\[\s*\d+(?:\s*[,;\-\u2013]\s*\d+)*\s*\]")
+
+
+class TermProfile:
+    """The terms of one text, in text order, with what the retrieval axioms read from them.
+
+    Attributes:
+        terms: the terms in text order.
+        offsets: the character offset in the text of the token behind each term.
+        sentence_lengths: the number of words (tokens that are neither punctuation, whitespace
+            nor part of a citation marker; stop words count) of each sentence.
+    """
+
+    def __init__(self, terms: Sequence[str], offsets: Sequence[int], sentence_lengths: Sequence[int]):
+        self.terms: tuple[str, ...] = tuple(terms)
+        self.offsets: tuple[int, ...] = tuple(offsets)
+        self.sentence_lengths: tuple[int, ...] = tuple(sentence_lengths)
+
+    def __len__(self) -> int:
+        """The length of the text in terms."""
+        return len(self.terms)
+
+    @cached_property
+    def counts(self) -> Counter[str]:
+        """How often each term occurs."""
+        return Counter(self.terms)
+
+    @cached_property
+    def distinct(self) -> tuple[str, ...]:
+        """The distinct terms, in order of first occurrence."""
+        return tuple(dict.fromkeys(self.terms))
+
+    @cached_property
+    def vocabulary(self) -> frozenset[str]:
+        """The set of distinct terms."""
+        return frozenset(self.terms)
+
+    @cached_property
+    def positions(self) -> dict[str, np.ndarray]:
+        """For each distinct term, its positions (indices into :attr:`terms`), ascending."""
+        positions: dict[str, list[int]] = {}
+        for index, term in enumerate(self.terms):
+            positions.setdefault(term, []).append(index)
+        return {term: np.array(indices, dtype=int) for term, indices in positions.items()}
+
+    def __repr__(self) -> str:
+        return f"TermProfile(terms={self.terms!r})"
+
+
+@functools.cache
+def _porter() -> snowballstemmer.stemmer:
+    return snowballstemmer.stemmer("porter")
+
+
+def _citation_mask(doc: Doc) -> np.ndarray:
+    """Whether each token of ``doc`` lies inside a citation marker."""
+    inside = np.zeros(len(doc), dtype=bool)
+    for match in _CITATION.finditer(doc.text):
+        span = doc.char_span(match.start(), match.end(), alignment_mode="expand")
+        if span is not None:
+            inside[span.start : span.end] = True
+    return inside
+
+
+class TermExtractor:
+    """Turns texts into :class:`TermProfile` records, one per distinct text, from cached spaCy parses.
+
+    A term is a token that is neither punctuation, whitespace, a stop word nor part of a citation
+    marker, as its lower-cased lemma (default) or the Porter stem of its lower-cased text. Use
+    :func:`term_extractor` for the instance shared by all axioms for an analyzer and stemmer.
+    """
+
+    def __init__(
+        self,
+        text_analyzer: TextAnalyzer | str | None = None,
+        *,
+        stemmer: Stemmer = "lemma",
+        stop_words: bool | Collection[str] = True,
+    ):
+        """
+        Args:
+            text_analyzer: a :class:`TextAnalyzer` or spaCy model name (default: the shared analyzer).
+            stemmer: ``"lemma"`` (lower-cased spaCy lemmas) or ``"porter"`` (Porter stems, from
+                ``snowballstemmer``).
+            stop_words: ``True`` drops spaCy's stop words, ``False`` keeps all words, or a
+                collection of lower-cased words to drop instead.
+        """
+        if stemmer not in STEMMERS:
+            raise ValueError(f"TermExtractor: stemmer must be one of {STEMMERS}, not {stemmer!r}")
+        if not isinstance(stop_words, bool) and isinstance(stop_words, str):
+            raise TypeError("TermExtractor: stop_words must be True, False or a collection of words, not a string")
+        self.text_analyzer = resolve_text_analyzer(text_analyzer)
+        self.stemmer = stemmer
+        self.stop_words: bool | frozenset[str] = (
+            stop_words if isinstance(stop_words, bool) else frozenset(word.lower() for word in stop_words)
+        )
+        self._cache: dict[str, TermProfile] = {}
+
+    def _is_stop_word(self, token: Token) -> bool:
+        if self.stop_words is True:
+            return token.is_stop
+        if self.stop_words is False:
+            return False
+        return token.lower_ in self.stop_words
+
+    def _term(self, token: Token) -> str:
+        if self.stemmer == "porter":
+            return _porter().stemWord(token.lower_)
+        return token.lemma_.lower().strip()
+
+    def profile_of(self, analysis: TextAnalysis) -> TermProfile:
+        """The terms of an analysed text (cached by its text)."""
+        doc = analysis.doc
+        cached = self._cache.get(doc.text)
+        if cached is not None:
+            return cached
+        citation = _citation_mask(doc)
+        terms: list[str] = []
+        offsets: list[int] = []
+        for token in doc:
+            if token.is_punct or token.is_space or citation[token.i] or self._is_stop_word(token):
+                continue
+            term = self._term(token)
+            if term:
+                terms.append(term)
+                offsets.append(token.idx)
+        sentence_lengths = [
+            sum(1 for token in sentence if not (token.is_punct or token.is_space or citation[token.i]))
+            for sentence in analysis.sentences
+        ]
+        profile = TermProfile(terms, offsets, [length for length in sentence_lengths if length > 0])
+        self._cache[doc.text] = profile
+        return profile
+
+    def profiles(self, texts: Iterable[str], *, verbose: bool = False) -> list[TermProfile]:
+        """The term profiles of ``texts`` in order; texts not parsed before are parsed in one batch."""
+        texts = list(texts)
+        missing = [text for text in dict.fromkeys(texts) if text not in self._cache]
+        for analysis in self.text_analyzer.analyse(missing, verbose=verbose):
+            self.profile_of(analysis)
+        return [self._cache[text] for text in texts]
+
+    def terms(self, text: str) -> tuple[str, ...]:
+        """The terms of one text, in text order."""
+        return self.profiles([text])[0].terms
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    def __repr__(self) -> str:
+        stop_words = self.stop_words if isinstance(self.stop_words, bool) else sorted(self.stop_words)
+        return (
+            f"TermExtractor(text_analyzer={self.text_analyzer!r}, stemmer={self.stemmer!r}, stop_words={stop_words!r})"
+        )
+
+
+@functools.cache
+def term_extractor(text_analyzer: TextAnalyzer | None = None, stemmer: Stemmer = "lemma") -> TermExtractor:
+    """The process-wide :class:`TermExtractor` for an analyzer (default: the shared one) and stemmer."""
+    return TermExtractor(resolve_text_analyzer(text_analyzer), stemmer=stemmer)
+
+
+def resolve_term_extractor(
+    extractor: TermExtractor | None = None,
+    *,
+    text_analyzer: TextAnalyzer | str | None = None,
+    stemmer: Stemmer = "lemma",
+    owner: object = None,
+) -> TermExtractor:
+    """A term extractor: the given one, else the shared one for ``text_analyzer`` and ``stemmer``."""
+    if extractor is not None:
+        if text_analyzer is not None or stemmer != "lemma":
+            raise ValueError(
+                f"{owner or 'resolve_term_extractor'}: pass either term_extractor or text_analyzer/stemmer, not both"
+            )
+        if not isinstance(extractor, TermExtractor):
+            raise TypeError(f"{owner or 'resolve_term_extractor'}: term_extractor must be a TermExtractor")
+        return extractor
+    if stemmer not in STEMMERS:
+        raise ValueError(f"{owner or 'resolve_term_extractor'}: stemmer must be one of {STEMMERS}, not {stemmer!r}")
+    return term_extractor(resolve_text_analyzer(text_analyzer), stemmer)
