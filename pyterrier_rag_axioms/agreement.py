@@ -1,0 +1,245 @@
+"""How often do axioms agree with human judgments? Agreement tables and a heatmap.
+
+Given a preference frame with axiom columns and one or more *truth* columns (e.g. the utility
+dimensions of :func:`~pyterrier_rag_axioms.datasets.load_crowdrag_judgments`, or an oracle
+axiom's column), compare the sign of each axiom preference with the sign of the truth:
+
+- ``pairs``: rows where both the axiom and the truth have a value (not NaN);
+- ``decisiveness``: share of those pairs where the axiom prefers one response (non-zero);
+- ``concordance_pairs``: pairs where both the axiom and the truth prefer one response;
+- ``concordance``: share of those where they prefer the same response (0.5 is chance for an
+  axiom that guesses; NaN where there are no such pairs);
+- ``accuracy``: share of all pairs where the axiom's preference equals the truth's, ties included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from pyterrier_rag_axioms.datasets import CROWDRAG_DIMENSIONS
+from pyterrier_rag_axioms.frames import PAIR_COLUMNS
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+#: The columns of :func:`agreement`.
+AGREEMENT_COLUMNS: list[str] = [
+    "axiom", "truth", "pairs", "decisiveness", "concordance_pairs", "concordance", "accuracy",
+]
+
+#: The measures :func:`agreement_by_dimension` can tabulate.
+MEASURES: tuple[str, ...] = ("concordance", "accuracy", "decisiveness", "pairs", "concordance_pairs")
+
+#: Columns of the judgment frames that are never axiom preferences.
+_JUDGMENT_COLUMNS = frozenset(
+    [*CROWDRAG_DIMENSIONS, "judgments"]
+    + [f"{dimension}_p_{side}" for dimension in CROWDRAG_DIMENSIONS for side in ("a", "b", "n")]
+)
+
+AxiomLike = Any  # a preference column name, or an object with a ``name`` (an axiom or combinator)
+
+
+def _column_name(axiom: AxiomLike) -> str:
+    if isinstance(axiom, str):
+        return axiom
+    name = getattr(axiom, "name", None)
+    if not isinstance(name, str):
+        raise TypeError(f"agreement: an axiom must be a column name or have a 'name', not {axiom!r}")
+    return name
+
+
+def _preference_values(preferences: pd.DataFrame, column: str, role: str) -> np.ndarray:
+    """The numbers of a column as floats, with a clear error where it is missing or not numeric."""
+    if column not in preferences.columns:
+        raise ValueError(
+            f"agreement: the {role} column {column!r} is not in the preference frame "
+            f"(its columns: {', '.join(map(str, preferences.columns))})"
+        )
+    values = preferences[column]
+    if not (pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)):
+        raise TypeError(f"agreement: the {role} column {column!r} must hold numbers, not {values.dtype}")
+    return values.to_numpy(dtype=float)
+
+
+def preference_columns(preferences: pd.DataFrame, *, exclude: Sequence[str] = ()) -> list[str]:
+    """The columns of a preference frame that hold axiom preferences.
+
+    These are the float columns, besides the pair columns, the CrowdRAG-25 judgment columns and
+    ``exclude``, whose values are all -1, 0, 1 or NaN.
+    """
+    skipped = {*PAIR_COLUMNS, *_JUDGMENT_COLUMNS, *exclude}
+    columns = []
+    for column in preferences.columns:
+        if column in skipped or not pd.api.types.is_float_dtype(preferences[column]):
+            continue
+        values = preferences[column].to_numpy(dtype=float)
+        values = values[~np.isnan(values)]
+        if np.isin(values, (-1.0, 0.0, 1.0)).all():
+            columns.append(column)
+    return columns
+
+
+def _agreement_row(axiom: np.ndarray, truth: np.ndarray) -> dict[str, float | int]:
+    known = ~np.isnan(axiom) & ~np.isnan(truth)
+    axiom_sign = np.sign(axiom[known])
+    truth_sign = np.sign(truth[known])
+    equal = axiom_sign == truth_sign
+    decisive = axiom_sign != 0
+    both = decisive & (truth_sign != 0)
+    pairs = int(known.sum())
+    return {
+        "pairs": pairs,
+        "decisiveness": float(decisive.mean()) if pairs else np.nan,
+        "concordance_pairs": int(both.sum()),
+        "concordance": float(equal[both].mean()) if both.any() else np.nan,
+        "accuracy": float(equal.mean()) if pairs else np.nan,
+    }
+
+
+def agreement(
+    preferences: pd.DataFrame,
+    *,
+    truth: str | pd.Series | np.ndarray,
+    axioms: Sequence[AxiomLike] | None = None,
+) -> pd.DataFrame:
+    """How often each axiom agrees with the truth: one row per axiom (see the module documentation).
+
+    Only signs matter, so aggregated preferences (e.g. a weighted sum) can be compared as well.
+
+    Args:
+        preferences: a preference frame with the axiom columns (and the truth column).
+        truth: the truth's column name, or its values (one per row of ``preferences``).
+        axioms: the axioms' column names, or axioms (their ``name`` is used). Default: every
+            preference column (:func:`preference_columns`) besides the truth.
+
+    Returns:
+        A frame with the columns ``axiom``, ``truth``, ``pairs``, ``decisiveness``,
+        ``concordance_pairs``, ``concordance`` and ``accuracy``.
+
+    Raises:
+        ValueError: a named column is missing, or the truth values do not match the rows.
+        TypeError: a column does not hold numbers.
+    """
+    if isinstance(truth, str):
+        truth_name = truth
+        truth_values = _preference_values(preferences, truth, "truth")
+    else:
+        truth_name = str(getattr(truth, "name", None) or "truth")
+        truth_values = np.asarray(truth, dtype=float)
+        if truth_values.shape != (len(preferences),):
+            raise ValueError(
+                f"agreement: truth has {truth_values.shape[0] if truth_values.ndim else 0} values for "
+                f"{len(preferences)} preference rows"
+            )
+    names = (
+        preference_columns(preferences, exclude=[truth_name])
+        if axioms is None
+        else [_column_name(axiom) for axiom in axioms]
+    )
+    rows = []
+    for name in names:
+        values = _preference_values(preferences, name, "axiom")
+        rows.append({"axiom": name, "truth": truth_name, **_agreement_row(values, truth_values)})
+    return pd.DataFrame(rows, columns=AGREEMENT_COLUMNS).astype({"pairs": int, "concordance_pairs": int})
+
+
+def agreement_by_dimension(
+    preferences: pd.DataFrame,
+    *,
+    truths: Sequence[str] | None = None,
+    axioms: Sequence[AxiomLike] | None = None,
+    measure: str = "concordance",
+) -> pd.DataFrame:
+    """One agreement measure of each axiom (rows) with each of several truths (columns).
+
+    Args:
+        preferences: a preference frame with axiom and truth columns.
+        truths: the truth columns (default: the CrowdRAG-25 utility dimensions present).
+        axioms: the axioms' column names or the axioms (default: every preference column besides
+            the truths).
+        measure: one of :data:`MEASURES`.
+
+    Returns:
+        A frame indexed by axiom with one column per truth.
+    """
+    if measure not in MEASURES:
+        raise ValueError(
+            f"agreement_by_dimension: measure must be one of {', '.join(map(repr, MEASURES))}, not {measure!r}"
+        )
+    if truths is None:
+        truths = [dimension for dimension in CROWDRAG_DIMENSIONS if dimension in preferences.columns]
+        if not truths:
+            raise ValueError("agreement_by_dimension: no truth columns given and no CrowdRAG-25 dimension found")
+    truths = list(truths)
+    names = (
+        preference_columns(preferences, exclude=truths)
+        if axioms is None
+        else [_column_name(axiom) for axiom in axioms]
+    )
+    table = pd.DataFrame(index=pd.Index(names, name="axiom"), columns=pd.Index(truths, name="truth"), dtype=float)
+    for truth in truths:
+        rows = agreement(preferences, truth=truth, axioms=names)
+        table[truth] = rows.set_index("axiom")[measure].astype(float)
+    return table
+
+
+def plot_agreement(
+    table: pd.DataFrame,
+    *,
+    ax: Axes | None = None,
+    title: str | None = None,
+    cmap: str = "RdBu",
+    vmin: float = 0.0,
+    vmax: float = 1.0,
+    annotate: bool = True,
+) -> Axes:
+    """A heatmap of an agreement table (axioms × truths), e.g. from :func:`agreement_by_dimension`.
+
+    With the default colour scale, 0.5 (chance concordance) is white, agreement blue and
+    disagreement red; missing values are grey.
+
+    Args:
+        table: values to show, indexed by axiom, one column per truth.
+        ax: the matplotlib axes to draw on (default: a new figure sized to the table).
+        title: the plot title.
+        cmap: a matplotlib colour map name.
+        vmin: the value of the colour scale's low end.
+        vmax: the value of the colour scale's high end.
+        annotate: write each value into its cell.
+
+    Returns:
+        The axes drawn on.
+    """
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as error:  # matplotlib comes with the "test" extra
+        raise ImportError("plot_agreement needs matplotlib: pip install matplotlib") from error
+
+    values = table.to_numpy(dtype=float)
+    if ax is None:
+        width = 2.0 + 1.1 * max(values.shape[1], 1)
+        height = 1.5 + 0.4 * max(values.shape[0], 1)
+        _, ax = plt.subplots(figsize=(width, height))
+    colour_map = plt.get_cmap(cmap).with_extremes(bad="lightgrey")
+    image = ax.imshow(np.ma.masked_invalid(values), cmap=colour_map, vmin=vmin, vmax=vmax, aspect="auto")
+    ax.set_xticks(range(values.shape[1]), [str(column) for column in table.columns], rotation=40, ha="right")
+    ax.set_yticks(range(values.shape[0]), [str(index) for index in table.index])
+    ax.set_xlabel(str(table.columns.name or ""))
+    ax.set_ylabel(str(table.index.name or ""))
+    if annotate:
+        middle = (vmin + vmax) / 2
+        for row, column in np.ndindex(values.shape):
+            value = values[row, column]
+            if np.isnan(value):
+                continue
+            strong = abs(value - middle) > 0.35 * (vmax - vmin)
+            colour = "white" if strong else "black"
+            ax.text(column, row, f"{value:.2f}", ha="center", va="center", fontsize=8, color=colour)
+    ax.figure.colorbar(image, ax=ax)
+    if title:
+        ax.set_title(title)
+    return ax

@@ -1,0 +1,129 @@
+"""Agreement of axioms with judgments: exact values on hand-made frames, tables and the heatmap."""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+
+from pyterrier_rag_axioms.agreement import (
+    AGREEMENT_COLUMNS,
+    agreement,
+    agreement_by_dimension,
+    plot_agreement,
+    preference_columns,
+)
+
+matplotlib.use("Agg")
+
+NAN = math.nan
+
+
+def _frame() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "qid": ["1"] * 6,
+            "docno_a": list("abcdef"),
+            "docno_b": list("ghijkl"),
+            "truth": [1.0, -1.0, 0.0, 1.0, -1.0, NAN],
+            "X": [1.0, 1.0, 0.0, 0.0, -1.0, 1.0],
+            "Y": [0.0] * 6,
+            "Z": [-0.5, 2.0, 1.0, NAN, -3.0, 0.0],  # only signs count
+            "judgments": [1, 2, 1, 1, 1, 1],
+            "coverage_deep": [1.0, 1.0, -1.0, 0.0, 0.0, 1.0],
+        }
+    )
+
+
+def test_agreement_counts_pairs_decisiveness_concordance_and_accuracy():
+    frame = _frame()
+    before = frame.copy()
+    table = agreement(frame, truth="truth", axioms=["X", "Y", "Z"])
+    pd.testing.assert_frame_equal(frame, before)
+    assert list(table.columns) == AGREEMENT_COLUMNS
+    expected = pd.DataFrame(
+        {
+            "axiom": ["X", "Y", "Z"],
+            "truth": ["truth"] * 3,
+            "pairs": [5, 5, 4],
+            "decisiveness": [3 / 5, 0.0, 1.0],
+            "concordance_pairs": [3, 0, 3],
+            "concordance": [2 / 3, NAN, 1 / 3],
+            "accuracy": [3 / 5, 1 / 5, 1 / 4],
+        }
+    )
+    pd.testing.assert_frame_equal(table, expected)
+
+
+def test_axioms_may_be_transformers_and_truth_may_be_values():
+    class Named:
+        name = "X"
+
+    frame = _frame()
+    by_object = agreement(frame, truth=frame["coverage_deep"].to_numpy(), axioms=[Named()])
+    assert by_object[["axiom", "truth", "pairs", "concordance_pairs"]].values.tolist() == [["X", "truth", 6, 3]]
+    # X: 1 1 0 0 -1 1 against 1 1 -1 0 0 1: both decisive in rows 0, 1, 5, all agreeing.
+    assert by_object["concordance"].iloc[0] == 1.0
+    assert by_object["accuracy"].iloc[0] == pytest.approx(4 / 6)
+    series = agreement(frame, truth=frame["truth"].rename("human"), axioms=["X"])
+    assert series["truth"].iloc[0] == "human"
+
+
+def test_default_axioms_are_the_preference_columns():
+    frame = _frame()
+    # Z has values beyond -1/0/1, judgments is an integer count, coverage_deep is a judgment column.
+    assert preference_columns(frame, exclude=["truth"]) == ["X", "Y"]
+    assert agreement(frame, truth="truth")["axiom"].tolist() == ["X", "Y"]
+
+
+def test_agreement_errors_name_the_column():
+    frame = _frame()
+    with pytest.raises(ValueError, match="truth column 'human' is not in the preference frame"):
+        agreement(frame, truth="human", axioms=["X"])
+    with pytest.raises(ValueError, match="axiom column 'COV1' is not in the preference frame"):
+        agreement(frame, truth="truth", axioms=["COV1"])
+    with pytest.raises(TypeError, match="axiom column 'docno_a' must hold numbers"):
+        agreement(frame, truth="truth", axioms=["docno_a"])
+    with pytest.raises(ValueError, match="truth has 2 values for 6 preference rows"):
+        agreement(frame, truth=np.array([1.0, 0.0]), axioms=["X"])
+
+
+def test_empty_frames_give_rows_without_pairs():
+    table = agreement(_frame().iloc[:0], truth="truth", axioms=["X"])
+    assert table[["axiom", "pairs", "concordance_pairs"]].values.tolist() == [["X", 0, 0]]
+    assert table[["decisiveness", "concordance", "accuracy"]].isna().all(axis=None)
+
+
+def test_agreement_by_dimension_tabulates_one_measure():
+    frame = _frame()
+    table = agreement_by_dimension(frame, truths=["truth", "coverage_deep"], axioms=["X", "Y"])
+    assert table.index.tolist() == ["X", "Y"] and table.columns.tolist() == ["truth", "coverage_deep"]
+    np.testing.assert_allclose(table.to_numpy(), [[2 / 3, 1.0], [NAN, NAN]])
+    accuracy = agreement_by_dimension(frame, truths=["truth", "coverage_deep"], axioms=["X"], measure="accuracy")
+    np.testing.assert_allclose(accuracy.to_numpy(), [[3 / 5, 4 / 6]])
+    # By default, the CrowdRAG-25 dimensions present are the truths; other preference columns the axioms.
+    default = agreement_by_dimension(frame.drop(columns=["truth"]))
+    assert default.columns.tolist() == ["coverage_deep"] and default.index.tolist() == ["X", "Y"]
+    with pytest.raises(ValueError, match="measure must be one of"):
+        agreement_by_dimension(frame, truths=["truth"], measure="kappa")
+    with pytest.raises(ValueError, match="no truth columns"):
+        agreement_by_dimension(frame.drop(columns=["coverage_deep"]))
+
+
+def test_plot_agreement_draws_an_annotated_heatmap():
+    import matplotlib.pyplot as plt
+
+    table = agreement_by_dimension(_frame(), truths=["truth", "coverage_deep"], axioms=["X", "Y"])
+    ax = plot_agreement(table, title="Concordance")
+    try:
+        image = ax.images[0]
+        np.testing.assert_allclose(np.ma.filled(image.get_array(), np.nan), table.to_numpy())
+        assert [label.get_text() for label in ax.get_xticklabels()] == ["truth", "coverage_deep"]
+        assert [label.get_text() for label in ax.get_yticklabels()] == ["X", "Y"]
+        assert sorted(text.get_text() for text in ax.texts) == ["0.67", "1.00"]  # NaN cells stay empty
+        assert ax.get_title() == "Concordance"
+    finally:
+        plt.close(ax.figure)
