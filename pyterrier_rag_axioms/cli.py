@@ -130,8 +130,15 @@ def judge_main(argv: Sequence[str]) -> int:
     return 0
 
 
+def rerank_main(argv: Sequence[str]) -> int:
+    """``rag-axioms rerank``: rank each query's responses by axioms (see :mod:`pyterrier_rag_axioms.cli_rerank`)."""
+    from pyterrier_rag_axioms.cli_rerank import rerank_main as run
+
+    return run(argv)
+
+
 #: Subcommands by name; each takes the remaining arguments and returns an exit status.
-SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {}
+SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {"rerank": rerank_main}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -306,3 +306,42 @@ def test_real_trec_rag_topic_is_reranked(shared_data):
     assert sorted(result["docno"]) == sorted(responses["docno"])
     evaluation = pt.Experiment([result], responses[["qid", "query"]].iloc[:1], qrels, eval_metrics=["ndcg_cut_10"])
     assert 0.0 < evaluation["ndcg_cut_10"].iloc[0] <= 1.0
+
+
+# --- the command line -----------------------------------------------------------------------------
+
+
+def test_cli_rerank_writes_a_trec_run_and_jsonl(tmp_path, capsys):
+    from pyterrier_rag_axioms.cli import main
+
+    responses = _responses({"q1": 3, "q2": 2}).assign(
+        response=["One. Two [1].", "One [1]. Two [2].", "None here.", "Plain.", "Cited [1]."]
+    )
+    path = tmp_path / "responses.jsonl"
+    responses.to_json(path, orient="records", lines=True)
+    run = tmp_path / "out" / "ranking.run"
+    assert main(["rerank", str(path), "--axioms", "CORR1", "--method", "count", "--output", str(run)]) == 0
+    printed = capsys.readouterr().out
+    assert "[q1] query q1" in printed and "Ranking written to" in printed
+    lines = [line.split() for line in run.read_text().splitlines()]
+    assert [(qid, docno, rank) for qid, _, docno, rank, _, _ in lines] == [
+        ("q1", "d1", "0"), ("q1", "d0", "1"), ("q1", "d2", "2"), ("q2", "d1", "0"), ("q2", "d0", "1"),
+    ]
+    assert {line[1] for line in lines} == {"Q0"} and {line[5] for line in lines} == {"rag-axioms"}
+    assert pt.io.read_results(str(run))["docno"].tolist() == ["d1", "d0", "d2", "d1", "d0"]
+
+    jsonl = tmp_path / "ranking.jsonl"
+    arguments = ["rerank", str(path), "--axioms", "CORR1,COH1", "--combine", "weighted", "--weights", "3,1"]
+    assert main([*arguments, "--pivot", "first", "--output", str(jsonl)]) == 0
+    ranking = pd.read_json(jsonl, lines=True, dtype={"qid": str, "docno": str})
+    assert list(ranking.columns) == RESULT_COLUMNS
+    assert ranking["docno"].tolist()[:3] == ["d1", "d0", "d2"]
+
+
+def test_cli_rerank_rejects_bad_options(tmp_path):
+    from pyterrier_rag_axioms.cli import main
+
+    with pytest.raises(SystemExit, match="--weights needs --combine weighted"):
+        main(["rerank", "--weights", "1"])
+    with pytest.raises(SystemExit, match="2 weights for 1 members"):
+        main(["rerank", "--axioms", "CORR1", "--combine", "weighted", "--weights", "1,2"])
