@@ -114,7 +114,8 @@ class Combinator(pt.Transformer, ABC):
         """
         added: dict[str, np.ndarray] = {}
         columns: list[np.ndarray] = []
-        for member, name in zip(self.members, self.member_names):
+        members = zip(self.members, self.member_names)
+        for member, name in pt.tqdm(members, total=len(self.members), desc=self.name, disable=not self.verbose):
             if name in pairs.columns:
                 values = self._member_values(pairs, name)
             elif name in added:

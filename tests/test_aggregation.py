@@ -274,3 +274,10 @@ def test_repr_shows_members_and_options():
     assert repr(weighted) == "WeightedSum('X', 'Y', weights=[2.0, 1.0], name='w')"
     assert repr(Cascade("X")) == "Cascade('X')"
     assert set(COMBINATORS) == {"majority", "cascade", "conjunction", "weighted"}
+
+
+def test_verbose_shows_progress_over_members(capsys):
+    Cascade("X", "Y", verbose=True)(_pairs())
+    assert "Cascade(X,Y)" in capsys.readouterr().err
+    Cascade("X", "Y")(_pairs())
+    assert capsys.readouterr().err == ""

@@ -345,3 +345,13 @@ def test_cli_rerank_rejects_bad_options(tmp_path):
         main(["rerank", "--weights", "1"])
     with pytest.raises(SystemExit, match="2 weights for 1 members"):
         main(["rerank", "--axioms", "CORR1", "--combine", "weighted", "--weights", "1,2"])
+
+
+def test_verbose_shows_progress_of_the_comparisons(capsys):
+    frame = _cyclic()
+    KwikSort("pref", verbose=True)(frame)
+    PreferenceCountReranker("pref", verbose=True)(frame)
+    err = capsys.readouterr().err
+    assert "KwikSort('pref'" in err and "PreferenceCountReranker('pref')" in err and "pair" in err
+    KwikSort("pref")(frame)
+    assert capsys.readouterr().err == ""
