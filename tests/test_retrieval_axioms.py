@@ -374,6 +374,21 @@ def test_porter_stems_and_custom_stop_words():
         TermExtractor(stemmer="krovetz")
 
 
+def test_axioms_share_one_term_extractor_by_default():
+    assert pra.GEN_TFC1().term_extractor is pra.GEN_PROX1().term_extractor is term_extractor()
+    assert pra.GEN_TFC1(stemmer="porter").term_extractor is term_extractor(stemmer="porter")
+    assert pra.GEN_TFC1().term_extractor.text_analyzer is pra.COH1().text_analyzer
+
+
+def test_verbose_shows_progress(capsys):
+    frame = pd.DataFrame(
+        {"qid": ["q", "q"], "query": ["car"] * 2, "response": ["The car drove far.", "The automobile drove far."]}
+    )
+    out = (pra.GEN_STMC2(verbose=True) >> pra.GEN_ArgUC(verbose=True))(frame)
+    assert out["GEN_STMC2"].tolist() == [1.0]
+    assert "GEN_STMC2" in capsys.readouterr().err
+
+
 def test_term_profiles_drop_citations_and_keep_positions():
     profile = term_extractor().profiles(["Solar wind [0] reaches Earth [1, 2]. Wind blows."])[0]
     assert profile.terms == ("solar", "wind", "reach", "earth", "wind", "blow")

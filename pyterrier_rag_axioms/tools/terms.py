@@ -9,7 +9,6 @@ keeps for each distinct text, so a text is parsed once whichever axioms ask for 
 from __future__ import annotations
 
 import functools
-import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from functools import cached_property
@@ -19,14 +18,11 @@ import numpy as np
 import snowballstemmer
 from spacy.tokens import Doc, Token
 
-from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
+from pyterrier_rag_axioms.tools.text import CITATION_PATTERN, TextAnalysis, TextAnalyzer, resolve_text_analyzer
 
 #: How a token becomes a term: its lower-cased spaCy lemma, or the Porter stem of its lower-cased text.
 Stemmer = Literal["lemma", "porter"]
 STEMMERS: tuple[str, ...] = ("lemma", "porter")
-
-#: A citation marker: ``[1]``, ``[0,1,2]``, ``[1-3]``, ``[1, 2]``.
-_CITATION = re.compile(r"\[\s*\d+(?:\s*[,;\-\u2013]\s*\d+)*\s*\]")
 
 
 class TermProfile:
@@ -83,7 +79,7 @@ def _porter() -> snowballstemmer.stemmer:
 def _citation_mask(doc: Doc) -> np.ndarray:
     """Whether each token of ``doc`` lies inside a citation marker."""
     inside = np.zeros(len(doc), dtype=bool)
-    for match in _CITATION.finditer(doc.text):
+    for match in CITATION_PATTERN.finditer(doc.text):
         span = doc.char_span(match.start(), match.end(), alignment_mode="expand")
         if span is not None:
             inside[span.start : span.end] = True
@@ -183,9 +179,13 @@ class TermExtractor:
 
 
 @functools.cache
-def term_extractor(text_analyzer: TextAnalyzer | None = None, stemmer: Stemmer = "lemma") -> TermExtractor:
+def _shared_term_extractor(text_analyzer: TextAnalyzer, stemmer: Stemmer) -> TermExtractor:
+    return TermExtractor(text_analyzer, stemmer=stemmer)
+
+
+def term_extractor(text_analyzer: TextAnalyzer | str | None = None, stemmer: Stemmer = "lemma") -> TermExtractor:
     """The process-wide :class:`TermExtractor` for an analyzer (default: the shared one) and stemmer."""
-    return TermExtractor(resolve_text_analyzer(text_analyzer), stemmer=stemmer)
+    return _shared_term_extractor(resolve_text_analyzer(text_analyzer), stemmer)
 
 
 def resolve_term_extractor(
@@ -206,4 +206,4 @@ def resolve_term_extractor(
         return extractor
     if stemmer not in STEMMERS:
         raise ValueError(f"{owner or 'resolve_term_extractor'}: stemmer must be one of {STEMMERS}, not {stemmer!r}")
-    return term_extractor(resolve_text_analyzer(text_analyzer), stemmer)
+    return term_extractor(text_analyzer, stemmer)
