@@ -18,6 +18,7 @@ $(STAMP): pyproject.toml
 
 demo: setup
 	$(BIN)/rag-axioms
+	$(BIN)/rag-axioms rerank
 
 test: setup
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -q
