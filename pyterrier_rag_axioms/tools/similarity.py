@@ -28,7 +28,10 @@ def _default_model_path() -> str:
 class SentenceSimilarity:
     """Cosine similarity of sentence-transformers embeddings, with one embedding per distinct text.
 
-    Use :func:`sentence_similarity` to get the instance shared by all axioms for a model.
+    Use :func:`sentence_similarity` to get the instance shared by all axioms for a model. An
+    instance pickles as its configuration and unpickles as the shared instance of that
+    configuration in the receiving process, so axioms can be sent to worker processes
+    (``.parallel(N)``).
     """
 
     def __init__(self, model: str | None = None, *, batch_size: int = 64, device: str | None = None):
@@ -84,8 +87,15 @@ class SentenceSimilarity:
         """Cosine similarity of every text in ``texts_a`` (rows) to every text in ``texts_b`` (columns)."""
         return self.embed(texts_a) @ self.embed(texts_b).T
 
+    def clear(self) -> None:
+        """Forget all embeddings (the model stays loaded)."""
+        self._cache.clear()
+
     def __len__(self) -> int:
         return len(self._cache)
+
+    def __reduce__(self):
+        return _shared_sentence_similarity, (self.model, self.batch_size, self.device)
 
     def __repr__(self) -> str:
         return f"SentenceSimilarity(model={self.model!r})"
@@ -95,6 +105,20 @@ class SentenceSimilarity:
 def sentence_similarity(model: str | None = None) -> SentenceSimilarity:
     """The process-wide :class:`SentenceSimilarity` for a model (default: all-MiniLM-L6-v2)."""
     return SentenceSimilarity(model)
+
+
+_similarities_by_configuration: dict[tuple[str | None, int, str | None], SentenceSimilarity] = {}
+
+
+def _shared_sentence_similarity(model: str | None, batch_size: int, device: str | None) -> SentenceSimilarity:
+    """The process-wide instance of a configuration: what an unpickled :class:`SentenceSimilarity` becomes."""
+    similarity = sentence_similarity(model)
+    if (similarity.batch_size, similarity.device) == (batch_size, device):
+        return similarity
+    key = (model, batch_size, device)
+    if key not in _similarities_by_configuration:
+        _similarities_by_configuration[key] = SentenceSimilarity(model, batch_size=batch_size, device=device)
+    return _similarities_by_configuration[key]
 
 
 def resolve_sentence_similarity(similarity: SentenceSimilarity | str | None) -> SentenceSimilarity:

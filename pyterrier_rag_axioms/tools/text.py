@@ -3,6 +3,12 @@
 Every distinct text is parsed once per process and per model (:class:`TextAnalyzer` keeps a cache
 of :class:`TextAnalysis` records), whichever and however many axioms ask for it. Texts are parsed
 in batches with ``nlp.pipe``.
+
+Only the syntax (tokens, tags, parse: sentences and noun chunks) is computed up front. The
+components that only some properties need (lemmatizer, named entities, negation) run on first
+use, once per text, in one batch over the texts of the request that asked for it, with the same
+results as the full pipeline: passages that only need sentences and noun chunks are never run
+through named-entity recognition.
 """
 
 from __future__ import annotations
@@ -32,6 +38,9 @@ NAMED_ENTITY_TYPES: tuple[str, ...] = (
 #: One citation marker: ``[1]``, ``[0,1,2]``, ``[1-3]``, ``[1, 2]`` (``[1][2]`` is two markers).
 CITATION_PATTERN = re.compile(r"\[\s*\d+(?:\s*[,;\-\u2013]\s*\d+)*\s*\]")
 _CITATIONS_ONLY = re.compile(rf"(?:\s*{CITATION_PATTERN.pattern}\s*[.,;:]?)+\s*")
+
+#: Pipeline components that run only for texts whose analysis needs them (see :class:`TextAnalyzer`).
+DEFERRED_COMPONENTS: tuple[str, ...] = ("lemmatizer", "ner", "negex")
 
 _SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 _OBJECT_DEPS = frozenset({"dobj", "obj", "dative", "attr", "oprd", "acomp", "ccomp", "xcomp"})
@@ -87,10 +96,39 @@ def _has_object(verb: Token) -> bool:
 
 
 class TextAnalysis:
-    """What spaCy finds in one text; each property is computed once, on first use."""
+    """What spaCy finds in one text; each property is computed once, on first use.
 
-    def __init__(self, doc: Doc):
-        self.doc = doc
+    ``doc`` is the text parsed by the whole pipeline. An analysis made by a :class:`TextAnalyzer`
+    may start with the syntax only; the rest of the pipeline then runs when ``doc`` (or a property
+    that needs lemmas or entities) is first used.
+    """
+
+    def __init__(self, doc: Doc, *, pending: TextAnalyzer | None = None):
+        """
+        Args:
+            doc: the parsed text.
+            pending: the analyzer whose deferred components have not run on ``doc`` yet (internal).
+        """
+        self._doc = doc
+        self._pending = pending
+        self._request: list[TextAnalysis] | None = None
+
+    @property
+    def doc(self) -> Doc:
+        """The text as parsed by the whole pipeline."""
+        if self._pending is not None:
+            self._pending._complete(self._request or [self])
+        return self._doc
+
+    @property
+    def text(self) -> str:
+        """The analysed text."""
+        return self._doc.text
+
+    @property
+    def syntax(self) -> Doc:
+        """The parsed text, with tags and dependency parse, perhaps without lemmas or entities."""
+        return self._doc
 
     @cached_property
     def sentences(self) -> list[Span]:
@@ -100,11 +138,11 @@ class TextAnalysis:
         is joined to the sentence before it.
         """
         sentences: list[Span] = []
-        for sentence in self.doc.sents:
+        for sentence in self.syntax.sents:
             if not sentence.text.strip():
                 continue
             if sentences and _CITATIONS_ONLY.fullmatch(sentence.text):
-                sentences[-1] = self.doc[sentences[-1].start : sentence.end]
+                sentences[-1] = self.syntax[sentences[-1].start : sentence.end]
             else:
                 sentences.append(sentence)
         return sentences
@@ -117,7 +155,7 @@ class TextAnalysis:
     @cached_property
     def words(self) -> list[Token]:
         """Tokens that are neither punctuation nor whitespace."""
-        return [token for token in self.doc if not (token.is_punct or token.is_space)]
+        return [token for token in self.syntax if not (token.is_punct or token.is_space)]
 
     @cached_property
     def terms(self) -> list[str]:
@@ -131,7 +169,7 @@ class TextAnalysis:
     @cached_property
     def noun_chunks(self) -> tuple[str, ...]:
         """Distinct noun chunks, lower-cased, in order of first occurrence."""
-        return tuple(dict.fromkeys(_normalize_aspect(chunk.text) for chunk in self.doc.noun_chunks))
+        return tuple(dict.fromkeys(_normalize_aspect(chunk.text) for chunk in self.syntax.noun_chunks))
 
     @cached_property
     def entities(self) -> tuple[str, ...]:
@@ -142,7 +180,7 @@ class TextAnalysis:
     def subject_verb_distances(self) -> list[int]:
         """For each subject-verb-object triple, the largest token distance of a subject to its verb."""
         distances = []
-        for token in self.doc:
+        for token in self.syntax:
             if token.pos_ not in {"VERB", "AUX"}:
                 continue
             subjects = _subjects_of(token)
@@ -181,7 +219,16 @@ class TextAnalysis:
 class TextAnalyzer:
     """Parses texts with one spaCy pipeline and keeps one :class:`TextAnalysis` per distinct text.
 
-    Use :func:`text_analyzer` to get the instance shared by all axioms for a model.
+    Texts are parsed in batches of ``batch_size`` with ``nlp.pipe``, first without the components
+    in :data:`DEFERRED_COMPONENTS`; those run on a text only when a property or ``doc`` needs them,
+    in one batch over all texts of the same :meth:`analyse` call. This is done only where the result
+    is the same as running the whole pipeline at once: the deferred components come last and do not
+    listen to a shared embedding layer (as in the ``en_core_web_*`` CNN pipelines); otherwise every
+    text goes through the whole pipeline at once.
+
+    Use :func:`text_analyzer` to get the instance shared by all axioms for a model. An analyzer
+    pickles as its configuration and unpickles as the shared analyzer of that configuration in the
+    receiving process, so axioms can be sent to worker processes (``.parallel(N)``).
     """
 
     def __init__(self, model: str | None = None, *, batch_size: int = 64):
@@ -200,21 +247,62 @@ class TextAnalyzer:
         """The spaCy pipeline, loaded on first use."""
         return load_spacy_model(self.model)
 
+    @cached_property
+    def deferred_components(self) -> tuple[str, ...]:
+        """The components that run only on texts whose analysis needs them (empty: none are deferred)."""
+        names = list(self.nlp.pipe_names)
+        deferred = [name for name in names if name in DEFERRED_COMPONENTS]
+        if not deferred:
+            return ()
+        if any(name not in DEFERRED_COMPONENTS for name in names[names.index(deferred[0]) :]):
+            return ()  # a component after a deferred one might read what the deferred one sets
+        for _, component in self.nlp.pipeline:
+            if set(getattr(component, "listening_components", ())) & set(deferred):
+                return ()  # listeners read the shared layer's output, which is dropped after parsing
+        return tuple(deferred)
+
     def analyse(self, texts: Iterable[str], *, verbose: bool = False) -> list[TextAnalysis]:
         """Analyses of ``texts`` in order; texts not seen before are parsed in one batch."""
         texts = list(texts)
         missing = list(dict.fromkeys(text for text in texts if text not in self._cache))
         if missing:
-            docs = self.nlp.pipe(missing, batch_size=self.batch_size)
+            deferred = self.deferred_components
+            docs = self.nlp.pipe(missing, batch_size=self.batch_size, disable=list(deferred))
             if verbose:
                 docs = pt.tqdm(docs, total=len(missing), desc="spaCy", unit="text")
             for text, doc in zip(missing, docs):
                 doc.tensor = np.zeros((0,), dtype="float32")  # token vectors are not needed later
-                self._cache[text] = TextAnalysis(doc)
-        return [self._cache[text] for text in texts]
+                self._cache[text] = TextAnalysis(doc, pending=self if deferred else None)
+        analyses = [self._cache[text] for text in texts]
+        request = [analysis for analysis in dict.fromkeys(analyses) if analysis._pending is not None]
+        for analysis in request:
+            analysis._request = request
+        return analyses
+
+    def _complete(self, analyses: Sequence[TextAnalysis]) -> None:
+        """Run the deferred components, in pipeline order, over the analyses that lack them, in one batch."""
+        pending = [analysis for analysis in analyses if analysis._pending is not None]
+        docs = [analysis._doc for analysis in pending]
+        for name in self.deferred_components:
+            component = self.nlp.get_pipe(name)
+            if hasattr(component, "pipe"):
+                docs = list(component.pipe(docs, batch_size=self.batch_size))
+            else:
+                docs = [component(doc) for doc in docs]
+        for analysis, doc in zip(pending, docs):
+            analysis._doc = doc
+            analysis._pending = None
+            analysis._request = None
+
+    def clear(self) -> None:
+        """Forget all analyses (the model stays loaded)."""
+        self._cache.clear()
 
     def __len__(self) -> int:
         return len(self._cache)
+
+    def __reduce__(self):
+        return _shared_text_analyzer, (self.model, self.batch_size)
 
     def __repr__(self) -> str:
         return f"TextAnalyzer(model={self.model!r})"
@@ -224,6 +312,20 @@ class TextAnalyzer:
 def text_analyzer(model: str | None = None) -> TextAnalyzer:
     """The process-wide :class:`TextAnalyzer` for a spaCy model (default: see :class:`TextAnalyzer`)."""
     return TextAnalyzer(model)
+
+
+_analyzers_by_configuration: dict[tuple[str | None, int], TextAnalyzer] = {}
+
+
+def _shared_text_analyzer(model: str | None, batch_size: int) -> TextAnalyzer:
+    """The process-wide analyzer of a configuration: what an unpickled :class:`TextAnalyzer` becomes."""
+    analyzer = text_analyzer(model)
+    if analyzer.batch_size == batch_size:
+        return analyzer
+    key = (model, batch_size)
+    if key not in _analyzers_by_configuration:
+        _analyzers_by_configuration[key] = TextAnalyzer(model, batch_size=batch_size)
+    return _analyzers_by_configuration[key]
 
 
 def resolve_text_analyzer(analyzer: TextAnalyzer | str | None) -> TextAnalyzer:
