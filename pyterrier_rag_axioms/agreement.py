@@ -196,6 +196,7 @@ def plot_agreement(
     vmin: float = 0.0,
     vmax: float = 1.0,
     annotate: bool = True,
+    label: str | None = None,
 ) -> Axes:
     """A heatmap of an agreement table (axioms × truths), e.g. from :func:`agreement_by_dimension`.
 
@@ -210,6 +211,7 @@ def plot_agreement(
         vmin: the value of the colour scale's low end.
         vmax: the value of the colour scale's high end.
         annotate: write each value into its cell.
+        label: the label of the colour bar (e.g. the measure shown).
 
     Returns:
         The axes drawn on.
@@ -239,7 +241,9 @@ def plot_agreement(
             strong = abs(value - middle) > 0.35 * (vmax - vmin)
             colour = "white" if strong else "black"
             ax.text(column, row, f"{value:.2f}", ha="center", va="center", fontsize=8, color=colour)
-    ax.figure.colorbar(image, ax=ax)
+    colour_bar = ax.figure.colorbar(image, ax=ax)
+    if label:
+        colour_bar.set_label(label)
     if title:
         ax.set_title(title)
     return ax

@@ -117,7 +117,7 @@ def test_plot_agreement_draws_an_annotated_heatmap():
     import matplotlib.pyplot as plt
 
     table = agreement_by_dimension(_frame(), truths=["truth", "coverage_deep"], axioms=["X", "Y"])
-    ax = plot_agreement(table, title="Concordance")
+    ax = plot_agreement(table, title="Concordance", label="concordance")
     try:
         image = ax.images[0]
         np.testing.assert_allclose(np.ma.filled(image.get_array(), np.nan), table.to_numpy())
@@ -125,5 +125,6 @@ def test_plot_agreement_draws_an_annotated_heatmap():
         assert [label.get_text() for label in ax.get_yticklabels()] == ["X", "Y"]
         assert sorted(text.get_text() for text in ax.texts) == ["0.67", "1.00"]  # NaN cells stay empty
         assert ax.get_title() == "Concordance"
+        assert ax.figure.axes[-1].get_ylabel() == "concordance"  # the colour bar
     finally:
         plt.close(ax.figure)

@@ -1,0 +1,71 @@
+"""The walkthrough notebook: its saved outputs, and a run from top to bottom on the shared data.
+
+The run uses a kernel of the Python running the tests (whatever kernels are installed elsewhere)
+and, to stay short, three CrowdRAG-25 topics and one nugget-judged topic
+(``RAG_AXIOMS_WALKTHROUGH_TOPICS``, ``RAG_AXIOMS_WALKTHROUGH_NUGGET_TOPICS``). The same notebook
+also runs under ``pytest --nbmake notebooks/``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "trec-rag-2024-walkthrough.ipynb"
+
+
+def _outputs(notebook) -> list[dict]:
+    return [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
+
+
+def test_saved_notebook_shows_tables_and_the_plot():
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert [cell.execution_count for cell in code_cells] == list(range(1, len(code_cells) + 1))
+    outputs = _outputs(notebook)
+    assert not [output for output in outputs if output.output_type == "error"]
+    rich = [output.get("data", {}) for output in outputs]
+    assert sum("image/png" in data for data in rich) == 1
+    tables = [data["text/html"] for data in rich if "text/html" in data]
+    assert any("concordance_pairs" in table for table in tables)
+    assert any("coverage_deep" in table and "COV1" in table for table in tables)
+    assert any("nDCG@10" in table for table in tables)
+
+
+def test_notebook_runs_top_to_bottom(shared_data, tmp_path, monkeypatch):
+    kernel = tmp_path / "kernels" / "rag-axioms-tests"
+    kernel.mkdir(parents=True)
+    spec = {
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "rag-axioms tests",
+        "language": "python",
+    }
+    (kernel / "kernel.json").write_text(json.dumps(spec))
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path))
+    monkeypatch.setenv("RAG_AXIOMS_SHARED_DATA", str(shared_data))
+    monkeypatch.setenv("RAG_AXIOMS_WALKTHROUGH_TOPICS", "3")
+    monkeypatch.setenv("RAG_AXIOMS_WALKTHROUGH_NUGGET_TOPICS", "1")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+    client = nbclient.NotebookClient(
+        notebook,
+        timeout=900,
+        kernel_name="rag-axioms-tests",
+        resources={"metadata": {"path": str(NOTEBOOK.parent)}},
+    )
+    client.execute()  # raises CellExecutionError, with the cell and traceback, where a cell fails
+    outputs = _outputs(notebook)
+    streams = "".join(output.get("text", "") for output in outputs if output.output_type == "stream")
+    assert "3 topics" in streams and "1 topics" in streams
+    tables = [output["data"]["text/html"] for output in outputs if "text/html" in output.get("data", {})]
+    assert any("concordance_pairs" in table for table in tables)
+    assert any("nDCG@10" in table for table in tables)
