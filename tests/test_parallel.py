@@ -1,0 +1,178 @@
+"""Scale-out: transformers pickle small and give the same frames under ``.parallel(N)`` as serially.
+
+PyTerrier's ``Transformer.parallel(N, backend=...)`` (pyterrier-alpha) splits a response frame by
+query and a preference frame by rows, runs the parts in worker processes (joblib/loky or Ray) and
+concatenates the results: sorted by qid, with each part's own index. The frames must hold the
+same rows and values as a serial run.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import pickle
+import warnings
+from pathlib import Path
+
+import pandas as pd
+import pyterrier as pt
+import pytest
+
+import pyterrier_rag_axioms as rag
+from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity, sentence_similarity
+from pyterrier_rag_axioms.tools.text import TextAnalyzer, text_analyzer
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+PAIR_KEYS = ["qid", "docno_a", "docno_b"]
+
+
+@pytest.fixture(scope="module")
+def responses(sample_responses: pd.DataFrame) -> pd.DataFrame:
+    """Three queries of the shipped sample, the later ones first (so input order is not qid order)."""
+    qids = ["q3", "q1", "q2"]
+    parts = [sample_responses[sample_responses["qid"] == qid] for qid in qids]
+    return pd.concat(parts, ignore_index=True)
+
+
+def preferences_pipeline() -> pt.Transformer:
+    """Axioms on syntax (COH1), embeddings (COV3), ROUGE (CONS2), entities and negation (CONS3), and a vote."""
+    return rag.COH1() >> rag.COV3() >> rag.CONS2() >> rag.CONS3() >> rag.MajorityVote("COH1", "COV3", "CONS2", "CONS3")
+
+
+def canonical(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Rows sorted by ``keys``, index renumbered: the frame as a set of rows."""
+    return frame.sort_values(keys, kind="stable").reset_index(drop=True)
+
+
+def parallel(transformer: pt.Transformer, backend: str) -> pt.Transformer:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ".parallel() is experimental"
+        return transformer.parallel(2, backend=backend)
+
+
+def assert_same_as_serial(transformer: pt.Transformer, backend: str, frame: pd.DataFrame, keys: list[str]) -> None:
+    serial = transformer(frame)
+    result = parallel(transformer, backend)(frame)
+    assert len(result) == len(serial) > 0
+    pd.testing.assert_frame_equal(canonical(result, keys), canonical(serial, keys), check_exact=True)
+    # the parts come back in qid order, each in input order: exactly the serial result of the qid-sorted input
+    by_qid = frame.sort_values("qid", kind="stable")
+    pd.testing.assert_frame_equal(result.reset_index(drop=True), transformer(by_qid).reset_index(drop=True))
+
+
+# --- pickling: configuration only, shared tools on the receiving side -------------------------------
+
+
+def test_shared_tools_unpickle_as_the_shared_instance():
+    analyzer, similarity = text_analyzer(), sentence_similarity()
+    assert pickle.loads(pickle.dumps(analyzer)) is analyzer
+    assert pickle.loads(pickle.dumps(similarity)) is similarity
+
+
+def test_configured_tools_unpickle_as_one_instance_of_their_configuration():
+    analyzer = TextAnalyzer(batch_size=7, defer_components=False)
+    first, second = pickle.loads(pickle.dumps(analyzer)), pickle.loads(pickle.dumps(analyzer))
+    assert first is second
+    assert (first.model, first.batch_size, first.defer_components) == (None, 7, False)
+    similarity = SentenceSimilarity(batch_size=5)
+    copy = pickle.loads(pickle.dumps(similarity))
+    assert copy is pickle.loads(pickle.dumps(similarity))
+    assert (copy.model, copy.batch_size, copy.device) == (None, 5, None)
+
+
+OFFLINE_RAG_AXIOMS = [name for name in rag.RAG_AXIOMS if name != "CLAR1"]
+
+
+@pytest.mark.parametrize("name", OFFLINE_RAG_AXIOMS)
+def test_used_axiom_pickles_without_models_or_caches(name: str, responses: pd.DataFrame):
+    axiom = rag.RAG_AXIOMS[name]()
+    expected = axiom(responses)  # loads the models and fills the caches
+    payload = pickle.dumps(axiom)
+    assert len(payload) < 4096, f"{name} pickles to {len(payload)} bytes: models or caches travel along"
+    copy = pickle.loads(payload)
+    assert repr(copy) == repr(axiom)
+    pd.testing.assert_frame_equal(copy(responses), expected, check_exact=True)
+
+
+def _transformer_classes() -> list[type]:
+    classes = []
+    for name in rag.__all__:
+        value = getattr(rag, name)
+        if (
+            isinstance(value, type)
+            and issubclass(value, pt.Transformer)
+            and not inspect.isabstract(value)
+            and value not in classes
+        ):
+            classes.append(value)
+    return classes
+
+
+#: How to build the exported transformers that need arguments.
+EXAMPLES = {
+    "AxiomaticReranker": lambda: rag.AxiomaticReranker(rag.COH1()),
+    "Cascade": lambda: rag.Cascade(rag.COH1(), "CONS2"),
+    "Conjunction": lambda: rag.Conjunction(rag.COH1(), "CONS2"),
+    "KwikSort": lambda: rag.KwikSort(rag.MajorityVote(rag.COH1(), rag.COV1())),
+    "MajorityVote": lambda: rag.MajorityVote(rag.COH1(), "CONS2"),
+    "PreferenceCountReranker": lambda: rag.PreferenceCountReranker("COH1"),
+    "TrecRagNuggetAxiom": lambda: rag.TrecRagNuggetAxiom(assignments_path=PROJECT_ROOT / "tests/data/nuggets.jsonl"),
+    "WeightedSum": lambda: rag.WeightedSum(rag.COH1(), "CONS2", weights=[2.0, 1.0]),
+}
+
+
+@pytest.mark.parametrize("cls", _transformer_classes(), ids=lambda cls: cls.__name__)
+def test_every_exported_transformer_pickles(cls: type):
+    try:
+        transformer = EXAMPLES[cls.__name__]() if cls.__name__ in EXAMPLES else cls()
+    except (TypeError, ValueError) as error:
+        pytest.skip(f"{cls.__name__} needs arguments: {error}")
+    copy = pickle.loads(pickle.dumps(transformer))
+    assert type(copy) is cls
+
+
+# --- joblib ----------------------------------------------------------------------------------------
+
+
+def test_joblib_gives_the_serial_preferences(responses: pd.DataFrame):
+    assert_same_as_serial(preferences_pipeline(), "joblib", responses, PAIR_KEYS)
+
+
+def test_joblib_fills_the_listed_pairs_of_a_preference_frame_in_place(responses: pd.DataFrame):
+    listed = rag.preference_frame(responses).iloc[::2].copy()  # every other pair, original index kept
+    pipeline = rag.COH1() >> rag.CONS3()
+    serial = pipeline(listed)
+    result = parallel(pipeline, "joblib")(listed)
+    pd.testing.assert_frame_equal(result, serial, check_exact=True)  # split by rows: same order, same index
+
+
+def test_joblib_gives_the_serial_ranking(responses: pd.DataFrame):
+    ranker = rag.KwikSort(rag.MajorityVote(rag.COH1(), rag.CONS2(), rag.CONS3()), seed=3)
+    assert_same_as_serial(ranker, "joblib", responses, ["qid", "rank"])
+
+
+# --- Ray ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ray_instance():
+    ray = pytest.importorskip("ray")
+    if ray.is_initialized():
+        yield ray
+        return
+    python_path = os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")]))
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        object_store_memory=100 * 2**20,
+        log_to_driver=False,
+        runtime_env={"env_vars": {"PYTHONPATH": python_path, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}},
+    )
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+def test_ray_gives_the_serial_preferences(ray_instance, responses: pd.DataFrame):
+    assert_same_as_serial(preferences_pipeline(), "ray", responses, PAIR_KEYS)
