@@ -17,19 +17,19 @@ the suffix does not matter), and returns a response frame or a preference frame 
 
 from __future__ import annotations
 
-import gzip
-import json
 import math
 import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS
+from pyterrier_rag_axioms.io import iter_jsonl as _json_records
+from pyterrier_rag_axioms.io import open_text as _open_text
 
 NuggetScoreType = Literal["all", "vital", "weighted"]
 
@@ -55,38 +55,9 @@ CROWDRAG_DIMENSIONS: tuple[str, ...] = (
 #: Scale of :func:`nugget_qrels`: a label is the nugget score times this, rounded to an integer.
 DEFAULT_QRELS_SCALE = 100
 
-_GZIP_MAGIC = b"\x1f\x8b"
 
 
 # --------------------------------------------------------------------------------------------- reading
-
-
-def _open_text(path: Path) -> IO[str]:
-    """Open a text file for reading, decompressing gzip (recognised by its magic bytes)."""
-    with open(path, "rb") as probe:
-        compressed = probe.read(2) == _GZIP_MAGIC
-    if compressed:
-        return gzip.open(path, "rt", encoding="utf-8")
-    return open(path, encoding="utf-8")
-
-
-def _json_records(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """The JSON objects of a JSON-lines file with their line numbers (blank lines are skipped)."""
-    path = Path(path)
-    with _open_text(path) as lines:
-        try:
-            for number, line in enumerate(lines, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as error:
-                    raise ValueError(f"{path}:{number}: not valid JSON ({error.msg})") from None
-                if not isinstance(record, dict):
-                    raise ValueError(f"{path}:{number}: expected a JSON object, found {type(record).__name__}")
-                yield number, record
-        except (OSError, EOFError, UnicodeDecodeError) as error:
-            raise ValueError(f"{path}: cannot be read as (gzip-compressed) UTF-8 text: {error}") from None
 
 
 class _Line:

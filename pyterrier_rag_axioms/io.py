@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO, Any
 
 import pandas as pd
 
@@ -20,26 +22,45 @@ def _format_of(path: Path) -> str:
     return fmt
 
 
-def _open_text(path: Path):
-    return gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def open_text(path: str | Path) -> IO[str]:
+    """Open a UTF-8 text file for reading, decompressing gzip (recognised by its magic bytes)."""
+    with open(path, "rb") as probe:
+        compressed = probe.read(2) == _GZIP_MAGIC
+    if compressed:
+        return gzip.open(path, "rt", encoding="utf-8")
+    return open(path, encoding="utf-8")
+
+
+def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The JSON objects of a JSON-lines file (gzip or not) with their line numbers; blank lines are skipped.
+
+    Raises:
+        ValueError: a line is not a JSON object, or the file is not UTF-8 text; the message names
+            file and line.
+    """
+    path = Path(path)
+    with open_text(path) as lines:
+        try:
+            for number, line in enumerate(lines, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise ValueError(f"{path}:{number}: not valid JSON ({error.msg})") from None
+                if not isinstance(record, dict):
+                    raise ValueError(f"{path}:{number}: expected a JSON object, found {type(record).__name__}")
+                yield number, record
+        except (OSError, EOFError, UnicodeDecodeError) as error:
+            raise ValueError(f"{path}: cannot be read as (gzip-compressed) UTF-8 text: {error}") from None
 
 
 def read_jsonl(path: str | Path) -> pd.DataFrame:
-    """Read a JSON-lines file (gzip by ``.gz`` suffix); a malformed line raises naming file and line."""
-    path = Path(path)
-    records = []
-    with _open_text(path) as lines:
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise ValueError(f"{path}:{number}: not valid JSON ({error.msg})") from None
-            if not isinstance(record, dict):
-                raise ValueError(f"{path}:{number}: expected a JSON object, found {type(record).__name__}")
-            records.append(record)
-    return pd.DataFrame.from_records(records)
+    """Read a JSON-lines file (gzip or not) into a frame; a malformed line raises naming file and line."""
+    return pd.DataFrame.from_records([record for _, record in iter_jsonl(path)])
 
 
 def _parse_tsv_context(value: object) -> object:
