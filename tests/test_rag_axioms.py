@@ -102,6 +102,8 @@ def test_citation_only_sentences_join_the_previous_sentence():
     assert analysis.sentence_texts == ["Water boils at 100 degrees [1].", "It freezes [2][3].", "Ice floats [0, 1]."]
     values = pra.CORR1().values(pd.DataFrame({"qid": ["q"], "query": ["x"], "response": [analysis.doc.text]}))
     assert values["CORR1_value"].iloc[0] == 1.0
+    exclaiming = TextAnalyzer().analyse(["Boiling water is hot [0]! Is ice cold [1]? It is."])[0]
+    assert exclaiming.sentence_texts == ["Boiling water is hot [0]!", "Is ice cold [1]?", "It is."]
 
 
 def test_clar2_prefers_easier_text_and_can_reproduce_the_paper():
