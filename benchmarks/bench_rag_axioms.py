@@ -72,9 +72,11 @@ def synthetic_frame(real: pd.DataFrame, responses_per_query: int, *, seed: int =
     """``responses_per_query`` new responses per query, made from the sentences of its real responses.
 
     Each synthetic response takes as many sentences as a real response of the query has, drawn
-    from all of the query's real sentences, and drops one random word from each, so that its text
-    and its sentences are (almost always) new: nothing is served from a cache that the real data
-    would not hit. Query and context are those of the real responses.
+    from all of the query's real sentences, and drops random words from each (keeping the last,
+    which carries citation and full stop) until it differs from every sentence of the query so
+    far: responses and their sentences are new texts, so nothing is served from a cache that new
+    real responses would not hit, and the cost grows as it would with real responses. Query and
+    context are those of the real responses.
     """
     rng = np.random.default_rng(seed)
     rows = []
@@ -85,13 +87,17 @@ def synthetic_frame(real: pd.DataFrame, responses_per_query: int, *, seed: int =
             sentences = _SENTENCE_END.split(text.strip())
             lengths.append(len(sentences))
             pool.extend(sentences)
+        seen = set(pool)
         for number in range(responses_per_query):
             sentences = []
             for index in rng.choice(len(pool), size=int(rng.choice(lengths)), replace=True):
                 words = pool[index].split(" ")
-                if len(words) > 3:
-                    del words[int(rng.integers(len(words) - 1))]  # keeps the last word (citation, full stop)
-                sentences.append(" ".join(words))
+                sentence = pool[index]
+                while len(words) > 3 and sentence in seen:
+                    del words[int(rng.integers(len(words) - 1))]
+                    sentence = " ".join(words)
+                seen.add(sentence)
+                sentences.append(sentence)
             rows.append(
                 {
                     "qid": qid,
@@ -275,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scales", default="dev,10,50,100", help="'dev' and/or responses per query, comma-separated")
     parser.add_argument("--limit-topics", type=int, default=None, help="use only the first N topics")
     parser.add_argument("--skip-irax", action="store_true", help="do not run ir-axioms")
-    parser.add_argument("--irax-scales", default="dev", help="scales at which ir-axioms runs too")
+    parser.add_argument("--irax-scales", default="dev,10", help="scales at which ir-axioms runs too")
     parser.add_argument("--irax-python", type=Path, default=DEFAULT_IRAX_PYTHON, help="python of the ir-axioms venv")
     parser.add_argument("--skip-bare", action="store_true", help="do not measure the bare model work")
     parser.add_argument("--spacy-model", default=DEFAULT_SPACY_MODEL, help="spaCy model for both implementations")
@@ -389,6 +395,14 @@ def print_summary(results: dict) -> None:
         "(a) ir-axioms time / our time on the same inputs; (b) our time / bare model work; "
         "(c) peak resident memory of our process."
     )
+    synthetic = sorted(
+        (entry["responses"], entry["ours"]["total_seconds"], entry.get("bare", {}).get("total_seconds"))
+        for scale, entry in results["scales"].items()
+        if scale != "dev"
+    )
+    for (n0, ours0, bare0), (n1, ours1, bare1) in zip(synthetic, synthetic[1:]):
+        bare = f", bare work {(bare1 - bare0) / (n1 - n0):.3f} s" if bare0 and bare1 else ""
+        print(f"Cost per added response from {n0} to {n1} responses: ours {(ours1 - ours0) / (n1 - n0):.3f} s{bare}")
 
 
 if __name__ == "__main__":
