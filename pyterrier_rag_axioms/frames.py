@@ -65,9 +65,13 @@ def _check_text_column(frame: pd.DataFrame, column: str, transformer: object) ->
 def _check_contexts(frame: pd.DataFrame, transformer: object) -> None:
     if "context" not in frame.columns:
         return
+    checked: set[int] = set()  # the pairs of a query share one context object: check it once
     for position, value in enumerate(frame["context"]):
+        if id(value) in checked:
+            continue
         try:
             normalize_context(value)
+            checked.add(id(value))
         except TypeError as error:
             raise TypeError(
                 f"{transformer}: column 'context' in row {frame.index[position]!r} "
