@@ -5,7 +5,7 @@ which needs a LanguageTool server) as one chain over the CrowdRAG-25 development
 synthetic scale-ups with 10, 50 and 100 responses per query, and prints for each:
 
 (a) the time of ir-axioms 1.2.5 on the same inputs, with the same spaCy and sentence-transformers
-    models, run from its own virtual environment (``.venv-irax``) in the same session, as a ratio;
+    models, run from its own virtual environment (``.venv-irax``) in the same benchmark run, as a ratio;
 (b) its time against the bare model work: one ``nlp.pipe`` over the distinct texts (responses,
     queries, context passages) with the full pipeline, plus one encoding of the distinct response
     sentences and aspects (noun chunks of responses, queries and passages), as a ratio;
@@ -13,7 +13,7 @@ synthetic scale-ups with 10, 50 and 100 responses per query, and prints for each
 
 Each measurement runs in a fresh process that loads the models and warms them up on a tiny frame
 before the clock starts, so model loading is not timed and caches start empty. Timings on a shared
-machine are noisy; ratios come from runs made one after the other in the same session.
+machine are noisy; ratios compare measurements made one after the other by one run.
 
 Usage: ``make bench``, or ``.venv/bin/python benchmarks/bench_rag_axioms.py --help``.
 """
