@@ -120,8 +120,8 @@ class FeatureAxiom(Axiom):
         return responses.assign(**{f"{self.name}_value": np.asarray(values, dtype=float)})
 
 
-class TextFeatureAxiom(FeatureAxiom):
-    """A feature axiom whose value depends on the spaCy analysis of the response text alone."""
+class AnalyzedFeatureAxiom(FeatureAxiom):
+    """A feature axiom that reads texts through the shared spaCy :class:`TextAnalyzer`."""
 
     def __init__(
         self,
@@ -142,6 +142,10 @@ class TextFeatureAxiom(FeatureAxiom):
         """
         super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
         self.text_analyzer = resolve_text_analyzer(text_analyzer)
+
+
+class TextFeatureAxiom(AnalyzedFeatureAxiom):
+    """A feature axiom whose value depends on the spaCy analysis of the response text alone."""
 
     @abstractmethod
     def text_value(self, analysis: TextAnalysis) -> float:

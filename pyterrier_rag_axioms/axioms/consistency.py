@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from pyterrier_rag_axioms.axioms.coverage import AspectSentenceCoverageAxiom
-from pyterrier_rag_axioms.base import FeatureAxiom, TextFeatureAxiom
+from pyterrier_rag_axioms.base import AnalyzedFeatureAxiom, TextFeatureAxiom
 from pyterrier_rag_axioms.frames import Context, ResponseTable
 from pyterrier_rag_axioms.tools.rouge import RougeLsum, rouge_lsum_text
-from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
+from pyterrier_rag_axioms.tools.text import TextAnalysis
 
 
 class AspectSimilaritySentenceCountConsistencyAxiom(AspectSentenceCoverageAxiom):
@@ -37,7 +37,7 @@ class AspectSimilaritySentenceCountConsistencyAxiom(AspectSentenceCoverageAxiom)
         ]
 
 
-class RougeConsistencyAxiom(FeatureAxiom):
+class RougeConsistencyAxiom(AnalyzedFeatureAxiom):
     """CONS2: prefer responses with more text overlap with the retrieved context.
 
     Intuition: a response that reuses the wording of its sources is more likely faithful to them.
@@ -49,24 +49,7 @@ class RougeConsistencyAxiom(FeatureAxiom):
     short_name = "CONS2"
     default_margin_fraction = 0.1
 
-    def __init__(
-        self,
-        *,
-        margin_fraction: float | None = None,
-        text_analyzer: TextAnalyzer | str | None = None,
-        name: str | None = None,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            margin_fraction: relative difference within which two values tie (default 0.1).
-            text_analyzer: a :class:`TextAnalyzer` or spaCy model name, used to split sentences.
-            name: name of the preference column (default ``"CONS2"``).
-            verbose: show progress of long work.
-        """
-        super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
-        self.text_analyzer = resolve_text_analyzer(text_analyzer)
-        self.rouge = RougeLsum()
+    rouge = RougeLsum()
 
     def response_values(self, table: ResponseTable) -> np.ndarray:
         passages = list(dict.fromkeys(passage for context in table.contexts if context for passage in context))

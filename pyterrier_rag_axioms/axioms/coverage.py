@@ -11,13 +11,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pyterrier_rag_axioms.base import FeatureAxiom
+from pyterrier_rag_axioms.base import AnalyzedFeatureAxiom
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity, resolve_sentence_similarity
-from pyterrier_rag_axioms.tools.text import AspectsArgument, TextAnalyzer, resolve_aspects, resolve_text_analyzer
+from pyterrier_rag_axioms.tools.text import AspectsArgument, TextAnalyzer, resolve_aspects
 
 
-class AspectAxiom(FeatureAxiom):
+class AspectAxiom(AnalyzedFeatureAxiom):
     """A feature axiom over the aspects of texts (noun chunks by default) and sentence embeddings."""
 
     def __init__(
@@ -42,9 +42,8 @@ class AspectAxiom(FeatureAxiom):
             name: name of the preference column (default: the axiom's short name).
             verbose: show progress of long work.
         """
-        super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
+        super().__init__(margin_fraction=margin_fraction, text_analyzer=text_analyzer, name=name, verbose=verbose)
         self.aspects = resolve_aspects(aspects)
-        self.text_analyzer = resolve_text_analyzer(text_analyzer)
         self.sentence_similarity = resolve_sentence_similarity(sentence_similarity)
 
     def _parameters(self) -> dict[str, object]:
