@@ -14,7 +14,7 @@ sentence similarity uses the given sentence-transformers model path. Models are 
 axiom run once on a tiny request, before the clock starts.
 
 ROUGE: CONS2's scorer splits summaries into sentences with NLTK's punkt tokenizer, whose data
-cannot be downloaded here. The scorer is replaced by one that splits with the same spaCy sentence
+it downloads on first use. So that the benchmark runs offline, the scorer is replaced by one that splits with the same spaCy sentence
 tokenizer (each distinct text split once, as cheap as punkt would be) and otherwise scores with
 ``rouge-score`` exactly as ir-axioms configures it.
 """
