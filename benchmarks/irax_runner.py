@@ -14,9 +14,9 @@ sentence similarity uses the given sentence-transformers model path. Models are 
 axiom run once on a tiny request, before the clock starts.
 
 ROUGE: CONS2's scorer splits summaries into sentences with NLTK's punkt tokenizer, whose data
-it downloads on first use. So that the benchmark runs offline, the scorer is replaced by one that splits with the same spaCy sentence
-tokenizer (each distinct text split once, as cheap as punkt would be) and otherwise scores with
-``rouge-score`` exactly as ir-axioms configures it.
+it downloads on first use. So that the benchmark runs offline, the scorer is replaced by one that
+splits with the same spaCy sentence tokenizer (each distinct text split once, as cheap as punkt
+would be) and otherwise scores with ``rouge-score`` exactly as ir-axioms configures it.
 """
 
 from __future__ import annotations

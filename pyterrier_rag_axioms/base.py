@@ -107,7 +107,9 @@ class FeatureAxiom(Axiom):
         """One float per row of ``table.responses`` (NaN where it cannot be computed)."""
 
     def preferences(self, table: ResponseTable) -> np.ndarray:
-        values = np.asarray(self.response_values(table), dtype=float)
+        if id(self) not in table.values:
+            table.values[id(self)] = np.asarray(self.response_values(table), dtype=float)
+        values = table.values[id(self)]
         return compare_with_margin(
             values[table.a], values[table.b], margin_fraction=self.margin_fraction, prefer_higher=self.prefer_higher
         )

@@ -9,7 +9,7 @@ distinct responses of one query (``qid``, ``query``, ``docno_a``, ``docno_b``, `
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -181,11 +181,15 @@ class ResponseTable:
             ``response`` and ``context`` (a tuple of passages or ``None``).
         a: for each pair row, the position of response a in ``responses``.
         b: for each pair row, the position of response b in ``responses``.
+        values: per-response values already computed over ``responses``, by the axiom that
+            computed them; tables made with ``dataclasses.replace(table, a=..., b=...)`` share it,
+            so asking for other pairs of the same responses computes nothing again.
     """
 
     responses: pd.DataFrame
     a: np.ndarray
     b: np.ndarray
+    values: dict[int, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_pairs(cls, pairs: pd.DataFrame) -> ResponseTable:

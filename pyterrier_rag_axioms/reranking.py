@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -116,13 +116,9 @@ class Candidates:
             # ask in input order (as a preference frame lists the pair) and negate where swapped
             swapped = input_position[a] > input_position[b]
             first, second = np.where(swapped, b, a), np.where(swapped, a, b)
-            involved, inverse = np.unique(np.concatenate([first, second]), return_inverse=True)
-            sub = ResponseTable(
-                responses=table.responses.iloc[involved].reset_index(drop=True),
-                a=inverse[: len(first)],
-                b=inverse[len(first) :],
-            )
-            values = np.sign(np.nan_to_num(np.asarray(source.preferences(sub), dtype=float), nan=0.0))
+            # one table for all rounds: per-response values are computed once, in the first round
+            pairs = replace(table, a=first, b=second)
+            values = np.sign(np.nan_to_num(np.asarray(source.preferences(pairs), dtype=float), nan=0.0))
             return np.where(swapped, -values, values)
 
         return cls(responses=responses, groups=groups, compare=compare)

@@ -160,8 +160,10 @@ class RecordingLength(FeatureAxiom):
     def __init__(self):
         super().__init__()
         self.asked: list[tuple[str, str]] = []
+        self.valued: list[str] = []
 
     def response_values(self, table: ResponseTable) -> np.ndarray:
+        self.valued.extend(table.responses["docno"])
         return table.responses["response"].str.len().to_numpy(dtype=float)
 
     def preferences(self, table: ResponseTable) -> np.ndarray:
@@ -188,6 +190,7 @@ def test_kwiksort_asks_each_pair_at_most_once_and_only_what_it_compares(pivot):
     assert all(position[a] < position[b] for a, b in axiom.asked)
     if pivot == "middle":
         assert len(unordered) < n * (n - 1) // 2
+    assert sorted(axiom.valued) == sorted(docnos)  # each response's value computed once, for all rounds
 
 
 def test_kwiksort_over_an_axiom_sorts_by_its_values(sample_responses):
