@@ -84,9 +84,9 @@ def test_configured_tools_unpickle_as_one_instance_of_their_configuration():
 OFFLINE_RAG_AXIOMS = [name for name in rag.RAG_AXIOMS if name != "CLAR1"]
 
 
-@pytest.mark.parametrize("name", OFFLINE_RAG_AXIOMS)
+@pytest.mark.parametrize("name", [*OFFLINE_RAG_AXIOMS, *rag.GEN_AXIOMS])
 def test_used_axiom_pickles_without_models_or_caches(name: str, responses: pd.DataFrame):
-    axiom = rag.RAG_AXIOMS[name]()
+    axiom = {**rag.RAG_AXIOMS, **rag.GEN_AXIOMS}[name]()
     expected = axiom(responses)  # loads the models and fills the caches
     payload = pickle.dumps(axiom)
     assert len(payload) < 4096, f"{name} pickles to {len(payload)} bytes: models or caches travel along"

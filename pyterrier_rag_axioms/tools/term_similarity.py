@@ -62,6 +62,10 @@ class EmbeddingTermSimilarity(TermSimilarity):
         centroid_b = self.sentence_similarity.embed(list(terms_b)).mean(axis=0)
         return float(centroid_a @ centroid_b)
 
+    def __reduce__(self):
+        """Pickle as the sentence similarity; unpickles as the shared instance for it."""
+        return _shared_embedding_similarity, (self.sentence_similarity,)
+
     def __repr__(self) -> str:
         return f"EmbeddingTermSimilarity(sentence_similarity={self.sentence_similarity!r})"
 

@@ -171,6 +171,12 @@ class TermExtractor:
     def __len__(self) -> int:
         return len(self._cache)
 
+    def __reduce__(self):
+        """Pickle as the configuration, without the cache (an extractor with spaCy's stop words
+        unpickles as the shared extractor of its analyzer and stemmer)."""
+        stop_words = self.stop_words if isinstance(self.stop_words, bool) else tuple(sorted(self.stop_words))
+        return _configured_term_extractor, (self.text_analyzer, self.stemmer, stop_words)
+
     def __repr__(self) -> str:
         stop_words = self.stop_words if isinstance(self.stop_words, bool) else sorted(self.stop_words)
         return (
@@ -181,6 +187,15 @@ class TermExtractor:
 @functools.cache
 def _shared_term_extractor(text_analyzer: TextAnalyzer, stemmer: Stemmer) -> TermExtractor:
     return TermExtractor(text_analyzer, stemmer=stemmer)
+
+
+def _configured_term_extractor(
+    text_analyzer: TextAnalyzer, stemmer: Stemmer, stop_words: bool | tuple[str, ...]
+) -> TermExtractor:
+    """What an unpickled :class:`TermExtractor` becomes in the receiving process."""
+    if stop_words is True:
+        return _shared_term_extractor(text_analyzer, stemmer)
+    return TermExtractor(text_analyzer, stemmer=stemmer, stop_words=stop_words)
 
 
 def term_extractor(text_analyzer: TextAnalyzer | str | None = None, stemmer: Stemmer = "lemma") -> TermExtractor:
