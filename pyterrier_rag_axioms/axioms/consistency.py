@@ -53,17 +53,19 @@ class RougeConsistencyAxiom(AnalyzedFeatureAxiom):
 
     def response_values(self, table: ResponseTable) -> np.ndarray:
         passages = list(dict.fromkeys(passage for context in table.contexts if context for passage in context))
-        self.text_analyzer.analyse([*table.texts, *passages], verbose=self.verbose)
+        analyses = self.text_analyzer.analyse([*table.texts, *passages], verbose=self.verbose)
+        passage_sentences = {
+            passage: analysis.sentence_texts for passage, analysis in zip(passages, analyses[len(table) :])
+        }
         context_texts: dict[Context, str] = {}
         values = []
-        for response, context in zip(table.texts, table.contexts):
+        for response, context in zip(analyses[: len(table)], table.contexts):
             if not context:
                 values.append(np.nan)
                 continue
             if context not in context_texts:
-                sentences = [s for analysis in self.text_analyzer.analyse(context) for s in analysis.sentence_texts]
-                context_texts[context] = rouge_lsum_text(sentences)
-            prediction = rouge_lsum_text(self.text_analyzer.analyse([response])[0].sentence_texts)
+                context_texts[context] = rouge_lsum_text([s for p in context for s in passage_sentences[p]])
+            prediction = rouge_lsum_text(response.sentence_texts)
             values.append(self.rouge.fmeasure(context_texts[context], prediction))
         return np.array(values, dtype=float)
 
