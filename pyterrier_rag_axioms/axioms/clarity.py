@@ -10,7 +10,8 @@ import numpy as np
 
 from pyterrier_rag_axioms.base import FeatureAxiom, TextFeatureAxiom
 from pyterrier_rag_axioms.frames import ResponseTable
-from pyterrier_rag_axioms.tools.grammar import GrammarChecker, grammar_checker
+from pyterrier_rag_axioms.tools.grammar import GrammarChecker
+from pyterrier_rag_axioms.tools.grammar import grammar_checker as shared_grammar_checker
 from pyterrier_rag_axioms.tools.readability import flesch_reading_ease
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer
 
@@ -49,7 +50,7 @@ class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
             verbose: show progress of long work.
         """
         super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
-        self.grammar_checker = grammar_checker or _shared_grammar_checker(remote_server, language)
+        self.grammar_checker = grammar_checker or shared_grammar_checker(remote_server, language)
 
     def _parameters(self) -> dict[str, object]:
         return {"remote_server": self.grammar_checker.remote_server, "language": self.grammar_checker.language}
@@ -57,8 +58,6 @@ class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
     def response_values(self, table: ResponseTable) -> np.ndarray:
         return self.grammar_checker.error_shares(table.texts, verbose=self.verbose)
 
-
-_shared_grammar_checker = grammar_checker
 
 
 class FleschReadingEaseClarityAxiom(TextFeatureAxiom):
