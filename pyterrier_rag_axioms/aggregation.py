@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms.base import Axiom
-from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, preference_frame
+from pyterrier_rag_axioms.base import Axiom, context_readers
+from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, preference_frame, warn_missing_context
 
 
 def member_name(member: str | Axiom | Combinator) -> str:
@@ -165,6 +165,8 @@ class Combinator(pt.Transformer, ABC):
         def table() -> ResponseTable:
             if not cache:
                 cache.append(ResponseTable.from_pairs(pairs))
+                run = [m for m, name in zip(self.members, self.member_names) if name not in pairs.columns]
+                warn_missing_context(cache[0], self, [n for member in run for n in context_readers(member)])
             return cache[0]
 
         added = self.compute(pairs, table)

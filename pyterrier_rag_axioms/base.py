@@ -9,7 +9,13 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, preference_frame, response_frame
+from pyterrier_rag_axioms.frames import (
+    PAIR_COLUMNS,
+    ResponseTable,
+    preference_frame,
+    response_frame,
+    warn_missing_context,
+)
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
 
 
@@ -50,6 +56,8 @@ class Axiom(pt.Transformer, ABC):
     short_name: ClassVar[str]
     #: The documented default of ``margin_fraction``.
     default_margin_fraction: ClassVar[float] = 0.0
+    #: Whether the axiom reads the retrieved context (and gives no preference without one).
+    needs_context: ClassVar[bool] = False
 
     def __init__(self, *, margin_fraction: float | None = None, name: str | None = None, verbose: bool = False):
         """
@@ -73,6 +81,7 @@ class Axiom(pt.Transformer, ABC):
             columns = [*PAIR_COLUMNS, *(c for c in pairs.columns if c not in PAIR_COLUMNS)]
             return pairs.reindex(columns=columns).assign(**{self.name: pd.Series(dtype=float)})
         table = ResponseTable.from_pairs(pairs)
+        warn_missing_context(table, self, context_readers(self))
         pairs[self.name] = self.preferences(table)
         return pairs
 
@@ -90,6 +99,14 @@ class Axiom(pt.Transformer, ABC):
             parameters["name"] = self.name
         arguments = ", ".join(f"{key}={value!r}" for key, value in parameters.items())
         return f"{self.short_name}({arguments})"
+
+
+def context_readers(source: object) -> list[str]:
+    """The names of the axioms in ``source`` (an axiom, or a combinator's members) that read the context."""
+    if isinstance(source, Axiom):
+        return [source.name] if source.needs_context else []
+    members = getattr(source, "members", ())
+    return list(dict.fromkeys(name for member in members for name in context_readers(member)))
 
 
 class FeatureAxiom(Axiom):

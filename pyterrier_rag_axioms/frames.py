@@ -8,6 +8,7 @@ distinct responses of one query (``qid``, ``query``, ``docno_a``, ``docno_b``, `
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -22,6 +23,88 @@ RESPONSE_COLUMNS: list[str] = ["qid", "query", "docno", "response", "context"]
 PAIR_COLUMNS: list[str] = ["qid", "query", "docno_a", "docno_b", "response_a", "response_b", "context"]
 
 Context = tuple[str, ...] | None
+
+#: Key of ``DataFrame.attrs`` under which a frame remembers which of pyterrier-rag's names its
+#: input used (alias -> our name), so that outputs with one response per row can use them again.
+NAMES_ATTR = "pyterrier_rag_names"
+
+#: Columns that a preference frame has once per response (``docno_a``, ``docno_b``, ...).
+PAIR_BASES: tuple[str, ...] = ("docno", "response", "context")
+
+#: Columns of a response frame that describe an order of the responses, not a response; a
+#: preference frame does not carry them (a ranking replaces them).
+ORDER_COLUMNS: tuple[str, ...] = ("score", "rank")
+
+
+def restore_names(frame: pd.DataFrame, names: dict[str, str]) -> pd.DataFrame:
+    """``frame`` with our column names turned back into the pyterrier-rag names in ``names``."""
+    renames = {ours: alias for alias, ours in names.items() if ours in frame.columns and alias not in frame.columns}
+    return frame.rename(columns=renames) if renames else frame
+
+
+def _qid_list(qids: Sequence[str], limit: int = 10) -> str:
+    shown = ", ".join(repr(qid) for qid in qids[:limit])
+    return shown if len(qids) <= limit else f"{shown} and {len(qids) - limit} more"
+
+
+def warn_single_responses(responses: pd.DataFrame, transformer: object) -> None:
+    """Warn once, naming the qids, where a query of a response frame has fewer than two responses."""
+    counts = responses.groupby("qid", sort=False).size()
+    single = counts.index[counts < 2].tolist()
+    if single:
+        warnings.warn(
+            f"{transformer}: {len(single)} of {len(counts)} queries have fewer than two responses, so nothing "
+            f"compares them (qids {_qid_list(single)}); give several responses per query, e.g. from several "
+            "generators or several samples of one (pyterrier_rag_axioms.rag)",
+            stacklevel=3,
+        )
+
+
+def warn_missing_context(table: ResponseTable, transformer: object, names: Sequence[str]) -> None:
+    """Warn once, naming the qids, where axioms that read the context find responses without one."""
+    if not names or len(table) == 0:
+        return
+    missing = table.responses["context"].isna().to_numpy()
+    if missing.any():
+        qids = list(dict.fromkeys(table.responses["qid"].to_numpy()[missing].tolist()))
+        warnings.warn(
+            f"{transformer}: {', '.join(names)} read the retrieved context, but {int(missing.sum())} responses "
+            f"have none, so they give no preference for them (qids {_qid_list(qids)}); keep the passages in a "
+            "'context' or 'qcontext' column (pyterrier_rag_axioms.rag.MultiGenerator does)",
+            stacklevel=3,
+        )
+
+
+def extra_columns(responses: pd.DataFrame) -> list[str]:
+    """The columns of a (normalised) response frame that a preference frame carries as ``<column>_a/_b``."""
+    return [
+        column
+        for column in responses.columns
+        if column not in RESPONSE_COLUMNS and column not in ORDER_COLUMNS and not str(column).startswith("_")
+    ]
+
+
+def response_extras(pairs: pd.DataFrame, a: np.ndarray, b: np.ndarray, size: int) -> pd.DataFrame:
+    """The per-response columns a preference frame carries (``<column>_a``/``<column>_b``), one row per response.
+
+    ``a`` and ``b`` give, per pair row, the positions of its responses among ``size`` responses;
+    a response's value comes from the first row that lists it.
+    """
+    bases = [
+        column[:-2]
+        for column in map(str, pairs.columns)
+        if column.endswith("_a") and f"{column[:-2]}_b" in pairs.columns and column[:-2] not in PAIR_BASES
+    ]
+    if not bases:
+        return pd.DataFrame(index=range(size))
+    both = pd.concat(
+        [
+            pairs[[f"{base}_a" for base in bases]].set_axis(bases, axis=1).assign(_position=a),
+            pairs[[f"{base}_b" for base in bases]].set_axis(bases, axis=1).assign(_position=b),
+        ],
+        ignore_index=True,
+    )
+    return both.drop_duplicates("_position").set_index("_position").reindex(range(size)).reset_index(drop=True)
 
 
 def _aliased_columns(columns: Sequence[str]) -> dict[str, str]:
@@ -95,6 +178,7 @@ def response_frame(inp: pd.DataFrame, transformer: object = None) -> pd.DataFram
     columns = [renames.get(column, column) for column in inp.columns]
     pt.validate.columns(columns, includes=["qid", "query", "response"], context=transformer)
     frame = inp.rename(columns=renames)  # rename returns a new frame
+    frame.attrs[NAMES_ATTR] = renames
     frame["qid"] = frame["qid"].astype(str)
     if "docno" not in frame.columns:
         frame["docno"] = frame.groupby("qid", sort=False).cumcount().astype(str)
@@ -126,7 +210,7 @@ def pairs_from_responses(responses: pd.DataFrame) -> pd.DataFrame:
     index_b = np.concatenate(second) if second else np.array([], dtype=int)
     rows_a = responses.iloc[index_a].reset_index(drop=True)
     rows_b = responses.iloc[index_b].reset_index(drop=True)
-    return pd.DataFrame(
+    pairs = pd.DataFrame(
         {
             "qid": rows_a["qid"],
             "query": rows_a["query"],
@@ -138,6 +222,11 @@ def pairs_from_responses(responses: pd.DataFrame) -> pd.DataFrame:
         },
         columns=PAIR_COLUMNS,
     )
+    for column in extra_columns(responses):  # e.g. a generator's prompt: per response, as <column>_a/_b
+        pairs[f"{column}_a"] = rows_a[column]
+        pairs[f"{column}_b"] = rows_b[column]
+    pairs.attrs[NAMES_ATTR] = dict(responses.attrs.get(NAMES_ATTR, {}))
+    return pairs
 
 
 def is_preference_frame(inp: pd.DataFrame) -> bool:
@@ -159,7 +248,9 @@ def preference_frame(inp: pd.DataFrame, transformer: object = None) -> pd.DataFr
             includes=["qid", "query", "docno_a", "docno_b", "response_a", "response_b"], mode="preferences"
         )
     if validation.mode == "responses":
-        return pairs_from_responses(response_frame(inp, transformer))
+        responses = response_frame(inp, transformer)
+        warn_single_responses(responses, transformer)
+        return pairs_from_responses(responses)
     frame = inp.rename(columns=renames)
     frame["qid"] = frame["qid"].astype(str)
     frame["docno_a"] = frame["docno_a"].astype(str)

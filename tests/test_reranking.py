@@ -284,7 +284,8 @@ def test_pt_experiment_runs_an_axiomatic_pipeline(sample_responses):
         names=["pipeline", "count"],
     )
     assert results["ndcg_cut_10"].between(0.0, 1.0).all()
-    assert pt.inspect.transformer_outputs(pipeline, list(sample_responses.columns)) == [*RESULT_COLUMNS]
+    # the ranking keeps the responses' context, which the preference frame carried
+    assert pt.inspect.transformer_outputs(pipeline, list(sample_responses.columns)) == [*RESULT_COLUMNS, "context"]
 
 
 def test_real_trec_rag_topic_is_reranked(shared_data):

@@ -25,6 +25,7 @@ class AspectSimilaritySentenceCountConsistencyAxiom(AspectSentenceCoverageAxiom)
 
     short_name = "CONS1"
     default_margin_fraction = 0.5
+    needs_context = True
 
     def target_aspects(self, table: ResponseTable) -> list[tuple[str, ...]]:
         passages = list(dict.fromkeys(passage for context in table.contexts if context for passage in context))
@@ -48,6 +49,7 @@ class RougeConsistencyAxiom(AnalyzedFeatureAxiom):
 
     short_name = "CONS2"
     default_margin_fraction = 0.1
+    needs_context = True
 
     rouge = RougeLsum()
 
