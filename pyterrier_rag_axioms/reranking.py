@@ -157,6 +157,8 @@ class Candidates:
         responses = pd.concat(
             [table.responses[kept], response_extras(pairs, table.a, table.b, len(table))], axis=1
         ).iloc[order].reset_index(drop=True)
+        if "context" in kept:  # passages as a list, as in a response frame
+            responses["context"] = [None if c is None else list(c) for c in responses["context"]]
         position = np.empty(len(order), dtype=int)
         position[order] = np.arange(len(order))
         groups = list(pd.Series(np.arange(len(order))).groupby(qid_first[order], sort=True).indices.values())

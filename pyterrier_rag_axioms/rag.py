@@ -1,0 +1,363 @@
+"""Axioms inside pyterrier-rag pipelines: several responses per query, each with its context, and best-of-n.
+
+pyterrier-rag's readers return one answer per query (``qid, query_0, prompt, qanswer``), without
+a ``docno`` and without the passages they were given. The axioms compare responses of one query
+and some read the context, so a pipeline needs
+
+- several responses per query: from several systems (:class:`MultiGenerator` with one generator
+  per system; each answer's ``docno`` is its system's name) or several samples of one generator
+  (:class:`SamplingReader`: pyterrier-rag's prompt and backend, ``num_responses`` answers per
+  prompt);
+- each response's context: :class:`MultiGenerator` runs a generator pipeline stage by stage and
+  keeps, for each answer, the retrieved passages it was given (see :class:`MultiGenerator`);
+- one answer per query at the end: :class:`BestOfN` keeps each query's best response of an
+  axiomatic ranking as ``qanswer``, so that ``pyterrier_rag.measures`` and ``pt.Experiment``
+  evaluate it like any reader's answer.
+
+``retriever >> MultiGenerator({...}) >> COV1() >> CONS2() >> KwikSort(...) >> BestOfN()`` is a
+PyTerrier pipeline like any other. This module imports pyterrier-rag only in
+:class:`SamplingReader` (``pip install "pyterrier-rag-axioms[rag]"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+import pyterrier as pt
+
+from pyterrier_rag_axioms.reranking import AxiomaticReranker, Pivot, Source
+
+#: Columns a generator's answers may be in, in order of preference (pyterrier-rag's first).
+ANSWER_COLUMNS: tuple[str, ...] = ("qanswer", "response")
+
+Passages = tuple[str, ...]
+
+
+def _stages(transformer: pt.Transformer) -> list[pt.Transformer]:
+    """The stages of a (possibly nested) ``>>`` composition, in order; a single transformer otherwise."""
+    if isinstance(transformer, pt.Compose):
+        return [stage for part in transformer for stage in _stages(part)]
+    return [transformer]
+
+
+def _as_passages(value: object) -> Passages | str | None:
+    """A context cell: a tuple of passages (list-like), a string (a prompt's context), or None."""
+    if isinstance(value, str):
+        return value if value.strip() else None
+    if isinstance(value, list | tuple | np.ndarray | pd.Series):
+        passages = tuple(str(p) for p in value if isinstance(p, str) and p.strip())
+        return passages or None
+    return None
+
+
+class _ContextTracker:
+    """The passages each query's generation is given, from the frames a pipeline passes along.
+
+    A result frame (``docno`` and ``text``) gives the passages of each of its queries, in ranking
+    order; a ``qcontext`` (or ``context``) column gives the context a prompt is built from. Later
+    frames replace earlier ones. Where the last context is a string (pyterrier-rag's
+    ``Concatenator`` joins passages into one), the passages are those of the last result frame
+    that occur in it (a ``max_elements`` cut drops the others); where none do, the string itself
+    is the one passage.
+    """
+
+    def __init__(self) -> None:
+        self.passages: dict[str, Passages] = {}
+        self.prompt_context: dict[str, str] = {}
+
+    def record(self, frame: pd.DataFrame) -> None:
+        if len(frame) == 0 or "qid" not in frame.columns:
+            return
+        qids = frame["qid"].astype(str)
+        column = next((c for c in ("qcontext", "context") if c in frame.columns), None)
+        if column is not None:
+            for qid, value in zip(qids, frame[column]):
+                cell = _as_passages(value)
+                if isinstance(cell, str):
+                    self.prompt_context[qid] = cell
+                elif cell is not None:
+                    self.passages[qid] = cell
+                    self.prompt_context.pop(qid, None)
+        elif "docno" in frame.columns and "text" in frame.columns:
+            ranked = frame.assign(_qid=qids, _position=np.arange(len(frame)))
+            if "rank" in frame.columns:
+                ranked = ranked.sort_values(["_qid", "rank", "_position"], kind="mergesort")
+            elif "score" in frame.columns:
+                ranked = ranked.sort_values(["_qid", "score", "_position"], ascending=[True, False, True])
+            for qid, texts in ranked.groupby("_qid", sort=False)["text"]:
+                self.passages[qid] = tuple(str(t) for t in texts if isinstance(t, str) and t.strip())
+                self.prompt_context.pop(qid, None)
+
+    def context(self, qid: str) -> list[str] | None:
+        passages = self.passages.get(qid)
+        prompt_context = self.prompt_context.get(qid)
+        if prompt_context is None:
+            return list(passages) if passages else None
+        given = [passage for passage in passages or () if passage in prompt_context]
+        return given or [prompt_context]
+
+
+class MultiGenerator(pt.Transformer):
+    """Run one or several generators on the same input: one row per answer, each with its context.
+
+    ``MultiGenerator({"flan": Concatenator() >> flan, "llama": Concatenator() >> llama})`` gives,
+    per query, one answer of each system, with the system's name as ``docno`` (``name-0``,
+    ``name-1``, ... where a system gives several answers per query, e.g. a
+    :class:`SamplingReader`). ``MultiGenerator(sampler)`` numbers the answers of one generator
+    per query: ``"0"``, ``"1"``, ...
+
+    Each generator runs stage by stage (the parts of its ``>>`` composition), so that each answer
+    keeps the passages it was given, whether the retriever runs before this transformer (its
+    results are the input) or inside each system (``bm25 % 3 >> Concatenator() >> reader``):
+    the ``text`` of the last result frame before the answers, in ranking order, cut to those in
+    the prompt's ``qcontext`` where pyterrier-rag's ``Concatenator`` built one; or the
+    ``qcontext`` itself where no result frame came first.
+
+    Output: ``qid, query, docno``, the answer column (``qanswer`` for pyterrier-rag's readers, or
+    ``response``), the context as a list of passages (``qcontext`` beside ``qanswer``, else
+    ``context``; ``None`` where no passages came through), then the generator's other columns
+    (e.g. ``prompt``). Rows are grouped by qid in input order, then by system, then by answer.
+    """
+
+    def __init__(self, generators: Mapping[str, pt.Transformer] | pt.Transformer, *, verbose: bool = False):
+        """
+        Args:
+            generators: a mapping from system name to generator (any transformer or pipeline
+                that returns answers in ``qanswer`` or ``response``), or a single generator.
+            verbose: show progress over the systems.
+        """
+        if isinstance(generators, Mapping):
+            if not generators:
+                raise ValueError("MultiGenerator: needs at least one generator")
+            for name, generator in generators.items():
+                if not isinstance(name, str) or not name:
+                    raise TypeError(f"MultiGenerator: system names must be non-empty strings, not {name!r}")
+                if not isinstance(generator, pt.Transformer):
+                    raise TypeError(
+                        f"MultiGenerator: the generator of {name!r} must be a pt.Transformer, "
+                        f"not {type(generator).__name__}"
+                    )
+        elif not isinstance(generators, pt.Transformer):
+            raise TypeError(
+                "MultiGenerator: generators must be a mapping from system name to pt.Transformer or one "
+                f"pt.Transformer, not {type(generators).__name__}"
+            )
+        self.generators = generators
+        self.verbose = verbose
+
+    def _systems(self) -> list[tuple[str | None, pt.Transformer]]:
+        if isinstance(self.generators, Mapping):
+            return list(self.generators.items())
+        return [(None, self.generators)]
+
+    def _run(self, name: str | None, generator: pt.Transformer, inp: pd.DataFrame) -> pd.DataFrame:
+        tracker = _ContextTracker()
+        tracker.record(inp)
+        frame = inp
+        stages = _stages(generator)
+        for stage in stages[:-1]:
+            frame = stage(frame)
+            tracker.record(frame)
+        output = stages[-1](frame)
+        tracker.record(output)
+        system = "generator" if name is None else repr(name)
+        answer = next((column for column in ANSWER_COLUMNS if column in output.columns), None)
+        if answer is None:
+            raise ValueError(
+                f"{self}: the {system} returned no answers: it needs a column 'qanswer' or 'response', "
+                f"but returned {list(output.columns)}"
+            )
+        pt.validate.columns(output, includes=["qid"], context=f"{self}: the {system}")
+        output = output.reset_index(drop=True)
+        qids = output["qid"].astype(str)
+        number = output.groupby(qids, sort=False).cumcount().astype(str)
+        if name is None:
+            docno = number
+        else:
+            several = qids.map(qids.value_counts()) > 1
+            docno = pd.Series(np.where(several, name + "-" + number, name), index=output.index)
+        queries = _queries(inp, output)
+        context_column = "qcontext" if answer == "qanswer" else "context"
+        result = pd.DataFrame(
+            {
+                "qid": qids,
+                "query": qids.map(queries),
+                "docno": docno,
+                answer: output[answer],
+                context_column: [tracker.context(qid) for qid in qids],
+            }
+        )
+        rest = [c for c in output.columns if c not in result.columns and c not in ("qcontext", "context", "docno")]
+        return pd.concat([result, output[rest]], axis=1)
+
+    def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """Run every generator on ``inp`` and return their answers, one row each."""
+        pt.validate.columns(inp, includes=["qid"], context=self)
+        if len(inp) == 0:
+            return pd.DataFrame(columns=["qid", "query", "docno", "qanswer", "qcontext"])
+        systems = self._systems()
+        parts = [
+            self._run(name, generator, inp)
+            for name, generator in pt.tqdm(systems, desc=repr(self), unit="system", disable=not self.verbose)
+        ]
+        frame = pd.concat(parts, ignore_index=True)
+        order = {qid: i for i, qid in enumerate(dict.fromkeys(inp["qid"].astype(str)))}
+        position = frame["qid"].map(order).fillna(len(order))
+        return frame.iloc[np.argsort(position.to_numpy(), kind="stable")].reset_index(drop=True)
+
+    def __repr__(self) -> str:
+        if isinstance(self.generators, Mapping):
+            return f"MultiGenerator({{{', '.join(repr(name) for name in self.generators)}}})"
+        return f"MultiGenerator({self.generators!r})"
+
+
+def _queries(inp: pd.DataFrame, output: pd.DataFrame) -> dict[str, str]:
+    """The query text of each qid: from the answers (``query``, else ``query_0``), else from the input."""
+    queries: dict[str, str] = {}
+    for frame in (inp, output):
+        for column in ("query_0", "query"):  # later wins: query over query_0, the answers over the input
+            if column in frame.columns:
+                queries.update(zip(frame["qid"].astype(str), frame[column]))
+    return queries
+
+
+class SamplingReader(pt.Transformer):
+    """pyterrier-rag's reader with ``num_responses`` answers per query (best-of-n sampling).
+
+    Builds each query's prompt like ``pyterrier_rag.readers.Reader`` (same prompt, same answer
+    extraction) and asks the backend for ``num_responses`` answers to it, e.g. the ``n`` of an
+    OpenAI-compatible API. Returns ``num_responses`` rows per query: ``prompt, qid, query_0,
+    qanswer``. pyterrier-rag's ``Reader`` itself returns one answer per query.
+    """
+
+    def __init__(
+        self,
+        backend: object,
+        *,
+        num_responses: int = 4,
+        prompt: object = None,
+        output_field: str = "qanswer",
+        max_new_tokens: int | None = None,
+    ):
+        """
+        Args:
+            backend: a ``pyterrier_rag.backend.Backend`` that supports several responses per
+                prompt (``OpenAIBackend``, ``VLLMBackend``, ...).
+            num_responses: answers per query.
+            prompt: a ``PromptTransformer`` or instruction template (default: the ``Reader``'s).
+            output_field: the answer column.
+            max_new_tokens: overrides the backend's ``max_new_tokens``.
+        """
+        from pyterrier_rag.readers import Reader
+
+        if int(num_responses) < 1:
+            raise ValueError(f"SamplingReader: num_responses must be >= 1, not {num_responses!r}")
+        if int(num_responses) > 1 and not getattr(backend, "supports_num_responses", False):
+            raise ValueError(f"SamplingReader: {backend!r} cannot return several responses per prompt")
+        reader = Reader(backend, output_field=output_field) if prompt is None else Reader(
+            backend, prompt=prompt, output_field=output_field
+        )
+        self.backend = backend
+        self.num_responses = int(num_responses)
+        self.prompt = reader.prompt
+        self.output_field = output_field
+        self.max_new_tokens = max_new_tokens
+        make = backend.logprobs_generator if self.prompt.expects_logprobs else backend.text_generator
+        self.generator = make(output_field=output_field, num_responses=self.num_responses, max_new_tokens=max_new_tokens)
+
+    def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """``num_responses`` answers per query of ``inp`` (the columns the prompt reads)."""
+        pt.validate.columns(inp, includes=["qid", *self.prompt.input_fields], context=self)
+        if len(inp) == 0:
+            return pd.DataFrame(columns=[self.prompt.output_field, "qid", "query_0", self.output_field])
+        outputs = self.generator(self.prompt(inp)).reset_index(drop=True)
+        answers = self.prompt.answer_extraction(outputs)
+        outputs[self.output_field] = answers[self.output_field].to_numpy()
+        return outputs
+
+    def __repr__(self) -> str:
+        return f"SamplingReader({self.backend!r}, num_responses={self.num_responses!r})"
+
+
+class BestOfN(pt.Transformer):
+    """Keep each query's best response of an axiomatic ranking, as ``qanswer``: best-of-n selection.
+
+    ``BestOfN()`` reads a ranking (``rank`` ascending, else ``score`` descending; ties keep the
+    input order), e.g. the output of ``KwikSort``; ``BestOfN(MajorityVote(COV1(), CONS2()))``
+    ranks a response frame itself (:class:`AxiomaticReranker` with ``method``, ``pivot`` and
+    ``seed``). Returns one row per query: ``qid, query, docno`` (the chosen response),
+    ``qanswer``, ``qcontext`` where the responses had a context, and the other columns of the
+    chosen row (not ``rank`` and ``score``), so that ``pyterrier_rag.measures`` and
+    ``pt.Experiment`` evaluate the chosen answer like a reader's.
+    """
+
+    def __init__(
+        self,
+        source: Source | None = None,
+        *,
+        method: Literal["kwiksort", "count"] = "kwiksort",
+        pivot: Pivot = "random",
+        seed: int = 0,
+        verbose: bool = False,
+    ):
+        """
+        Args:
+            source: ``None`` to read a ranking, or an axiom, combinator or preference column to
+                rank by first.
+            method: the ranking method where ``source`` is given: ``"kwiksort"`` or ``"count"``.
+            pivot: KwikSort's pivot selection.
+            seed: KwikSort's seed for random pivots.
+            verbose: show the progress of the ranking.
+        """
+        self.source = source
+        self.method = method
+        self.pivot = pivot
+        self.seed = int(seed)
+        self.verbose = verbose
+        self.reranker = (
+            None
+            if source is None
+            else AxiomaticReranker(source, method=method, pivot=pivot, seed=seed, verbose=verbose)
+        )
+
+    def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """One answer per query: the best of its responses."""
+        ranking = inp if self.reranker is None else self.reranker(inp)
+        answer = next((c for c in ANSWER_COLUMNS if c in ranking.columns), None)
+        pt.validate.columns(ranking, includes=["qid", answer or "qanswer"], context=self)
+        order_column = next((c for c in ("rank", "score") if c in ranking.columns), None)
+        if order_column is None:
+            raise ValueError(
+                f"{self}: needs a ranking with a 'rank' or 'score' column, e.g. from KwikSort, "
+                f"or a source to rank by (BestOfN(MajorityVote(...))); got columns {list(ranking.columns)}"
+            )
+        renames = {answer: "qanswer", "context": "qcontext"}
+        frame = ranking.rename(columns={k: v for k, v in renames.items() if v not in ranking.columns})
+        if len(frame) == 0:
+            return frame.drop(columns=["rank", "score"], errors="ignore").reset_index(drop=True)
+        values = pd.to_numeric(frame[order_column], errors="coerce")
+        if values.isna().any():
+            raise TypeError(f"{self}: column {order_column!r} must hold numbers")
+        key = values if order_column == "rank" else -values
+        qids = frame["qid"].astype(str)
+        chosen = (
+            pd.DataFrame({"qid": qids.to_numpy(), "key": key.to_numpy(), "position": np.arange(len(frame))})
+            .sort_values(["key", "position"], kind="mergesort")
+            .drop_duplicates("qid")
+            .sort_values("position")["position"]
+            .to_numpy()
+        )
+        best = frame.iloc[chosen].drop(columns=["rank", "score"], errors="ignore").reset_index(drop=True)
+        first = ["qid", "query", "docno", "qanswer", "qcontext"]
+        return best[[*(c for c in first if c in best.columns), *(c for c in best.columns if c not in first)]]
+
+    def __repr__(self) -> str:
+        if self.reranker is None:
+            return "BestOfN()"
+        return f"BestOfN({self.reranker!r})"
+
+
+__all__: Sequence[str] = ["BestOfN", "MultiGenerator", "SamplingReader"]
