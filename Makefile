@@ -13,7 +13,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet --upgrade pip
 	# torch's CPU wheel first, so that sentence-transformers does not pull a CUDA build
 	$(BIN)/pip install --quiet "torch==2.13.0"
-	$(BIN)/pip install --quiet -e ".[models,test]"
+	# keep that torch: pyterrier-rag (test and rag extras) asks for torchvision and torchaudio without
+	# versions, and the newest torchvision pins a newer torch; the constraint makes pip pick matching ones
+	$(BIN)/python -c "import torch; print('torch==' + torch.__version__)" > $(VENV)/torch-constraint.txt
+	$(BIN)/pip install --quiet -c $(VENV)/torch-constraint.txt -e ".[models,test,rag]"
 	touch $(STAMP)
 
 demo: setup
