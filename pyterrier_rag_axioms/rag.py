@@ -163,7 +163,7 @@ class MultiGenerator(pt.Transformer):
             tracker.record(frame)
         output = stages[-1](frame)
         tracker.record(output)
-        system = "generator" if name is None else repr(name)
+        system = "generator" if name is None else f"generator {name!r}"
         answer = next((column for column in ANSWER_COLUMNS if column in output.columns), None)
         if answer is None:
             raise ValueError(
@@ -266,7 +266,9 @@ class SamplingReader(pt.Transformer):
         self.output_field = output_field
         self.max_new_tokens = max_new_tokens
         make = backend.logprobs_generator if self.prompt.expects_logprobs else backend.text_generator
-        self.generator = make(output_field=output_field, num_responses=self.num_responses, max_new_tokens=max_new_tokens)
+        self.generator = make(
+            output_field=output_field, num_responses=self.num_responses, max_new_tokens=max_new_tokens
+        )
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """``num_responses`` answers per query of ``inp`` (the columns the prompt reads)."""
