@@ -9,6 +9,8 @@ replaced: a local HTTP server on 127.0.0.1 that answers the chat-completions API
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -222,3 +224,21 @@ def test_empty_input_and_bad_generators(backend):
         no_answers(pd.DataFrame({"qid": ["1"], "query": ["q"]}))
     with pytest.raises(ValueError, match="SamplingReader: num_responses must be >= 1"):
         SamplingReader(backend, num_responses=0)
+
+
+def test_rag_module_imports_cheaply_and_inspects():
+    script = (
+        "import sys\n"
+        "import pyterrier_rag_axioms.rag as rag\n"
+        "heavy = [m for m in ('pyterrier_rag', 'spacy', 'torch', 'transformers') if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr
+    ranking_columns = ["qid", "query", "docno", "qanswer", "score", "rank", "qcontext", "prompt"]
+    assert pt.inspect.transformer_outputs(BestOfN(), ranking_columns) == [
+        "qid", "query", "docno", "qanswer", "qcontext", "prompt",
+    ]
+    with pytest.raises(pt.validate.InputValidationError):
+        pt.inspect.transformer_outputs(BestOfN(), ["qid", "query"])
