@@ -10,10 +10,12 @@ import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.frames import (
+    NAMES_ATTR,
     PAIR_COLUMNS,
     ResponseTable,
     preference_frame,
     response_frame,
+    restore_names,
     warn_missing_context,
 )
 
@@ -135,4 +137,5 @@ class FeatureAxiom(Axiom):
         responses = response_frame(inp, self)
         table = ResponseTable.from_responses(responses)
         values = self.response_values(table) if len(table) else np.array([], dtype=float)
-        return responses.assign(**{f"{self.name}_value": np.asarray(values, dtype=float)})
+        frame = responses.assign(**{f"{self.name}_value": np.asarray(values, dtype=float)})
+        return restore_names(frame, responses.attrs.get(NAMES_ATTR, {}))  # pyterrier-rag's names, where given

@@ -353,7 +353,7 @@ class BestOfN(pt.Transformer):
             .to_numpy()
         )
         best = frame.iloc[chosen].drop(columns=["rank", "score"], errors="ignore").reset_index(drop=True)
-        first = ["qid", "query", "docno", "qanswer", "qcontext"]
+        first = ["qid", "query", "query_0", "docno", "qanswer", "qcontext"]
         return best[[*(c for c in first if c in best.columns), *(c for c in best.columns if c not in first)]]
 
     def __repr__(self) -> str:

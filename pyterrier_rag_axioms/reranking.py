@@ -204,7 +204,7 @@ def _empty_input_result(inp: pd.DataFrame, reranker: object) -> pd.DataFrame:
     if is_preference_frame(inp):
         frame = preference_frame(inp, reranker)
         columns = ["qid", "query", "docno", "response"]
-        if "context" in inp.columns:
+        if {"context", "context_a", "qcontext"} & set(inp.columns):
             columns.append("context")
         columns.extend(response_extras(frame, np.array([], dtype=int), np.array([], dtype=int), 0).columns)
     else:
