@@ -51,7 +51,7 @@ class RougeConsistencyAxiom(AnalyzedFeatureAxiom):
     default_margin_fraction = 0.1
     needs_context = True
 
-    rouge = RougeLsum()
+    rouge = RougeLsum.shared()
 
     def response_values(self, table: ResponseTable) -> np.ndarray:
         passages = list(dict.fromkeys(passage for context in table.contexts if context for passage in context))
