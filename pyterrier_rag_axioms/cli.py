@@ -1,6 +1,8 @@
 """The ``rag-axioms`` command: judge the responses of a file with axioms and print or save preferences.
 
 ``rag-axioms`` with no arguments runs on the shipped sample ``data/sample/responses.jsonl``.
+Bad input or arguments never end in a traceback: the command prints one line that names the
+file, the line and what is wrong, and exits with status 2.
 """
 
 from __future__ import annotations
@@ -20,6 +22,28 @@ SAMPLE_PATH = Path(__file__).resolve().parent.parent / "data" / "sample" / "resp
 DEFAULT_AXIOMS = ("COH1", "COH2", "COV1", "COV2", "COV3", "CONS1", "CONS2", "CONS3", "CORR1", "CLAR1", "CLAR2")
 
 _SYMBOLS = {1.0: "a", -1.0: "b", 0.0: "."}
+
+#: Exit status for bad input or arguments (as argparse uses for bad options).
+USAGE_ERROR_STATUS = 2
+
+
+class CommandLineError(ValueError):
+    """Bad arguments: shown as one line, exit status 2."""
+
+
+def parse_axiom_names(value: str | None, option: str = "--axioms") -> list[str] | None:
+    """The short names of a comma-separated ``--axioms`` value (``None`` where the option is absent).
+
+    Raises:
+        CommandLineError: the value names no axiom (e.g. ``","``).
+    """
+    if value is None:
+        return None
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    if not names:
+        known = ", ".join(sorted(axiom_classes()))
+        raise CommandLineError(f"{option} {value!r} names no axiom; give comma-separated short names out of {known}")
+    return names
 
 
 def axiom_classes() -> dict[str, type]:
@@ -44,7 +68,7 @@ def build_axioms(names: Sequence[str], *, languagetool_url: str | None, aspects:
     for name in names:
         cls = classes.get(name.strip().upper())
         if cls is None:
-            raise SystemExit(f"rag-axioms: unknown axiom {name!r}; known: {', '.join(sorted(axiom_classes()))}")
+            raise CommandLineError(f"unknown axiom {name!r}; known: {', '.join(sorted(axiom_classes()))}")
         options: dict[str, object] = {"verbose": verbose}
         parameters = inspect.signature(cls.__init__).parameters
         if "remote_server" in parameters:
@@ -99,19 +123,19 @@ def judge_main(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
 
     from pyterrier_rag_axioms.frames import response_frame
-    from pyterrier_rag_axioms.io import read_responses, write_frame
+    from pyterrier_rag_axioms.io import format_of, read_responses, write_frame
 
-    if not args.verbose:
-        quiet_model_loading()
-
-    if args.axioms:
-        names = [name for name in args.axioms.split(",") if name.strip()]
-    else:
+    if args.output:
+        format_of(args.output)  # an unknown output format fails before any judging
+    names = parse_axiom_names(args.axioms)
+    if names is None:
         names = [name for name in DEFAULT_AXIOMS if name != "CLAR1" or args.languagetool_url]
-        if not args.languagetool_url:
-            print("CLAR1 skipped: no LanguageTool server configured (use --languagetool-url URL).\n")
     axioms = build_axioms(names, languagetool_url=args.languagetool_url, aspects=args.aspects, verbose=args.verbose)
     responses = response_frame(read_responses(args.input))
+    if not args.verbose:
+        quiet_model_loading()
+    if args.axioms is None and not args.languagetool_url:
+        print("CLAR1 skipped: no LanguageTool server configured (use --languagetool-url URL).\n")
     pipeline = axioms[0]
     for axiom in axioms[1:]:
         pipeline = pipeline >> axiom
@@ -141,12 +165,34 @@ def rerank_main(argv: Sequence[str]) -> int:
 SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {"rerank": rerank_main}
 
 
+def _is_input_error(error: BaseException) -> bool:
+    """Whether an error reports bad input or arguments (rather than a fault of the program)."""
+    if isinstance(error, (ValueError, OSError)):
+        return True
+    validate = sys.modules.get("pyterrier.validate")
+    return validate is not None and isinstance(error, validate.InputValidationError)
+
+
+def error_line(error: BaseException) -> str:
+    """The message of an error on one line."""
+    text = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
+    return " ".join(text.split()) or type(error).__name__
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``rag-axioms``."""
+    """Entry point of ``rag-axioms``: the exit status (2 for bad input or arguments, with one line on stderr)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in SUBCOMMANDS:
-        return SUBCOMMANDS[argv[0]](argv[1:])
-    return judge_main(argv)
+    command = "rag-axioms"
+    try:
+        if argv and argv[0] in SUBCOMMANDS:
+            command = f"rag-axioms {argv[0]}"
+            return SUBCOMMANDS[argv[0]](argv[1:])
+        return judge_main(argv)
+    except Exception as error:
+        if not _is_input_error(error):
+            raise
+        print(f"{command}: error: {error_line(error)}", file=sys.stderr)
+        return USAGE_ERROR_STATUS
 
 
 if __name__ == "__main__":

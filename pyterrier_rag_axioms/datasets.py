@@ -29,7 +29,7 @@ import pyterrier as pt
 
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS
 from pyterrier_rag_axioms.io import iter_jsonl as _json_records
-from pyterrier_rag_axioms.io import open_text as _open_text
+from pyterrier_rag_axioms.io import iter_lines as _lines
 
 NuggetScoreType = Literal["all", "vital", "weighted"]
 
@@ -91,6 +91,17 @@ class _Line:
             raise self.error(f"field {key!r} must be a finite number, not {value!r}")
         return float(value)
 
+    def count(self, key: str) -> int | None:
+        """An optional count: a non-negative whole number, or ``None`` where absent or null."""
+        value = self.record.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise self.error(f"field {key!r} must be a whole number or null, not {value!r}")
+        if value < 0 or value != int(value):
+            raise self.error(f"field {key!r} must be a whole number >= 0, not {value!r}")
+        return int(value)
+
     def list_(self, key: str) -> list[Any]:
         value = self._get(key)
         if not isinstance(value, list):
@@ -147,7 +158,6 @@ def load_nugget_assignments(path: str | Path) -> pd.DataFrame:
                     "assignment": item.choice("assignment", NUGGET_ASSIGNMENT_SCORES, where),
                 }
             )
-        length = record.get("response_length")
         rows.append(
             {
                 "qid": qid,
@@ -155,7 +165,7 @@ def load_nugget_assignments(path: str | Path) -> pd.DataFrame:
                 "docno": run_id,
                 "response": line.text("answer_text"),
                 "context": None,
-                "response_length": int(length) if isinstance(length, (int, float)) else None,
+                "response_length": line.count("response_length"),
                 "nuggets": nuggets,
             }
         )
@@ -247,26 +257,27 @@ def load_topics(path: str | Path) -> pd.DataFrame:
     """Load a TREC RAG topics file (``qid<TAB>query`` per line) as a frame ``qid``, ``query``.
 
     Raises:
-        ValueError: a line has no tab, an empty qid or query, or repeats a qid.
+        FileNotFoundError: no such file.
+        ValueError: a line is not UTF-8 text, has no tab, an empty qid or query, or repeats a
+            qid; the message names file and line.
     """
     path = Path(path)
     rows = []
     seen: dict[str, int] = {}
-    with _open_text(path) as lines:
-        for number, line in enumerate(lines, start=1):
-            line = line.rstrip("\r\n")
-            if not line.strip():
-                continue
-            qid, tab, query = line.partition("\t")
-            if not tab:
-                raise ValueError(f"{path}:{number}: expected 'qid<TAB>query', found no tab in {line[:80]!r}")
-            qid, query = qid.strip(), query.strip()
-            if not qid or not query:
-                raise ValueError(f"{path}:{number}: empty {'qid' if not qid else 'query'}")
-            if qid in seen:
-                raise ValueError(f"{path}:{number}: qid {qid!r} occurs again (first on line {seen[qid]})")
-            seen[qid] = number
-            rows.append((qid, query))
+    for number, line in _lines(path):
+        line = line.rstrip("\r\n")
+        if not line.strip():
+            continue
+        qid, tab, query = line.partition("\t")
+        if not tab:
+            raise ValueError(f"{path}:{number}: expected 'qid<TAB>query', found no tab in {line[:80]!r}")
+        qid, query = qid.strip(), query.strip()
+        if not qid or not query:
+            raise ValueError(f"{path}:{number}: empty {'qid' if not qid else 'query'}")
+        if qid in seen:
+            raise ValueError(f"{path}:{number}: qid {qid!r} occurs again (first on line {seen[qid]})")
+        seen[qid] = number
+        rows.append((qid, query))
     return pd.DataFrame(rows, columns=["qid", "query"])
 
 
@@ -343,7 +354,6 @@ def load_run_file(path: str | Path, *, topics: pd.DataFrame | str | Path | None 
             query = queries[qid]
         else:
             raise line.error(f"no field 'topic' and no query for topic {qid!r} in the given topics")
-        length = record.get("response_length")
         rows.append(
             {
                 "qid": qid,
@@ -352,7 +362,7 @@ def load_run_file(path: str | Path, *, topics: pd.DataFrame | str | Path | None 
                 "response": render_answer(answer),
                 "context": None,
                 "references": references,
-                "response_length": int(length) if isinstance(length, (int, float)) else None,
+                "response_length": line.count("response_length"),
             }
         )
     columns = ["qid", "query", "docno", "response", "context", "references", "response_length"]
@@ -433,7 +443,7 @@ def load_crowdrag_judgments(ratings_path: str | Path, responses_path: str | Path
         ratings_path: the ratings file.
         responses_path: the responses file (see :func:`load_crowdrag_responses`). With it, the
             frame is a full preference frame (``query``, ``response_a``, ``response_b``,
-            ``context``), ready for axioms; without it, it holds ids and judgments only.
+            ``context_a``, ``context_b``), ready for axioms; without it, it holds ids and judgments only.
 
     Raises:
         ValueError: a malformed line, or (with responses) a judged response not in the responses
@@ -476,7 +486,8 @@ def load_crowdrag_judgments(ratings_path: str | Path, responses_path: str | Path
     table["query"] = [row.query for row in rows_a]
     table["response_a"] = [row.response for row in rows_a]
     table["response_b"] = [row.response for row in rows_b]
-    table["context"] = [row.context for row in rows_a]
+    table["context_a"] = [row.context for row in rows_a]
+    table["context_b"] = [row.context for row in rows_b]
     return table[[*PAIR_COLUMNS, "judgments", *truth_columns, *probability_columns]]
 
 

@@ -10,6 +10,7 @@ else the input order.
 
 from __future__ import annotations
 
+import numbers
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -194,6 +195,13 @@ def _empty_input_result(inp: pd.DataFrame, reranker: object) -> pd.DataFrame:
     return _empty_result(pd.DataFrame(columns=columns))
 
 
+def _check_seed(seed: object, reranker: str) -> int:
+    """A seed for numpy's random generator: a whole number >= 0."""
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError(f"{reranker}: seed must be a whole number >= 0, not {seed!r}")
+    return int(seed)
+
+
 def _qid_seed(seed: int, qid: str) -> np.random.Generator:
     """A random generator per query, so that other queries in the frame never change a ranking."""
     return np.random.default_rng([seed, zlib.crc32(qid.encode("utf-8"))])
@@ -222,7 +230,7 @@ class KwikSort(pt.Transformer):
             source: a preference column name, an :class:`Axiom`, or a :class:`Combinator`.
             pivot: how the pivot of each part is chosen: ``"first"``, ``"middle"`` or ``"last"``
                 response in original order, or ``"random"`` (default; seeded by ``seed`` and the qid).
-            seed: seed of the random pivots.
+            seed: seed of the random pivots, a whole number >= 0.
             verbose: show the progress of the comparisons.
         """
         self.name = _check_source(source, "KwikSort")
@@ -230,7 +238,7 @@ class KwikSort(pt.Transformer):
             raise ValueError(f"KwikSort: pivot must be one of {', '.join(PIVOTS)}, not {pivot!r}")
         self.source = source
         self.pivot = pivot
-        self.seed = int(seed)
+        self.seed = _check_seed(seed, "KwikSort")
         self.verbose = verbose
 
     def _choose(self, part: np.ndarray, rng: np.random.Generator) -> int:
@@ -380,10 +388,11 @@ class AxiomaticReranker(pt.Transformer):
                 preference frames).
             method: ``"kwiksort"`` (default) or ``"count"``.
             pivot: the pivot selection of KwikSort (see :class:`KwikSort`).
-            seed: the seed of KwikSort's random pivots.
+            seed: the seed of KwikSort's random pivots, a whole number >= 0.
             verbose: show the progress of the comparisons.
         """
         self.name = _check_source(source, "AxiomaticReranker")
+        seed = _check_seed(seed, "AxiomaticReranker")
         if method == "kwiksort":
             self.reranker: KwikSort | PreferenceCountReranker = KwikSort(
                 source, pivot=pivot, seed=seed, verbose=verbose
@@ -395,7 +404,7 @@ class AxiomaticReranker(pt.Transformer):
         self.source = source
         self.method = method
         self.pivot = pivot
-        self.seed = int(seed)
+        self.seed = seed
         self.verbose = verbose
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
