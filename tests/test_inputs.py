@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 
 import pyterrier_rag_axioms as pra
 from pyterrier_rag_axioms.cli import main
-from pyterrier_rag_axioms.cli_rerank import write_ranking
-from pyterrier_rag_axioms.datasets import load_crowdrag_judgments, load_nugget_assignments, load_topics
+from pyterrier_rag_axioms.cli.rerank import write_ranking
 from pyterrier_rag_axioms.frames import FrameError, preference_frame
 from pyterrier_rag_axioms.io import read_responses, write_frame
+from pyterrier_rag_axioms.judgments import load_crowdrag_judgments, load_nugget_assignments, load_topics
 from pyterrier_rag_axioms.reranking import AxiomaticReranker, KwikSort
 from pyterrier_rag_axioms.tools.long_texts import PIECE_LENGTH, split_text
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer
