@@ -31,20 +31,35 @@ PAIR_COLUMNS: list[str] = [
 Context = tuple[str, ...] | None
 
 
+def _label(label: Hashable | None) -> Hashable | None:
+    """An index label as Python shows it plainly (``1``, not ``np.int64(1)``)."""
+    return label.item() if isinstance(label, np.generic) else label
+
+
 class FrameError(ValueError):
     """Bad input in a frame: what is wrong (``problem``) and where (``row``: an index label, or ``None``).
 
-    The message reads ``"<transformer>: row <label>: <problem>"``.
+    Where the problem is a conflict with an earlier row, ``earlier`` is that row's label. The
+    message reads ``"<transformer>: row <row>: <problem> (first in row <earlier>)"``.
     """
 
-    def __init__(self, problem: str, *, row: Hashable | None = None, transformer: object = None):
-        where = [] if transformer is None else [str(transformer)]
-        if row is not None:
-            where.append(f"row {row!r}")
-        super().__init__(": ".join([*where, problem]))
+    def __init__(
+        self,
+        problem: str,
+        *,
+        row: Hashable | None = None,
+        earlier: Hashable | None = None,
+        transformer: object = None,
+    ):
         self.problem = problem
-        self.row = row
+        self.row = _label(row)
+        self.earlier = _label(earlier)
         self.transformer = transformer
+        where = [] if transformer is None else [str(transformer)]
+        if self.row is not None:
+            where.append(f"row {self.row!r}")
+        first = "" if self.earlier is None else f" (first in row {self.earlier!r})"
+        super().__init__(": ".join([*where, problem]) + first)
 
 
 class FrameTypeError(FrameError, TypeError):
@@ -172,10 +187,10 @@ def _check_one_query_per_qid(frame: pd.DataFrame, transformer: object) -> None:
     if conflict is not None:
         earlier, later = conflict
         raise FrameError(
-            f"qid {frame['qid'].iloc[later]!r} has two query texts: {shown(frame['query'].iloc[earlier])} "
-            f"(row {frame.index[earlier]!r}) and {shown(frame['query'].iloc[later])}; "
-            "all rows of a qid need the same query text",
+            f"qid {frame['qid'].iloc[later]!r} has two query texts: {shown(frame['query'].iloc[earlier])} and "
+            f"{shown(frame['query'].iloc[later])}; all rows of a qid need the same query text",
             row=frame.index[later],
+            earlier=frame.index[earlier],
             transformer=transformer,
         )
 
@@ -212,10 +227,12 @@ def response_frame(inp: pd.DataFrame, transformer: object = None) -> pd.DataFram
     if duplicated.any():
         position = int(np.flatnonzero(duplicated.to_numpy())[0])
         row = frame.iloc[position]
+        first = np.flatnonzero(((frame["qid"] == row["qid"]) & (frame["docno"] == row["docno"])).to_numpy())[0]
         raise FrameError(
             f"docno {row['docno']!r} occurs more than once for qid {row['qid']!r}; "
             "each response of a query needs its own docno",
             row=frame.index[position],
+            earlier=frame.index[first],
             transformer=transformer,
         )
     return frame
@@ -307,9 +324,10 @@ def _check_responses_of_pairs(
         (side_e, row_e), (side_l, row_l) = side(earlier), side(later)
         raise FrameError(
             f"docno {keys['docno'].iloc[later]!r} of qid {keys['qid'].iloc[later]!r} has two {what}: "
-            f"{shown(values[earlier])} (row {frame.index[row_e]!r}, docno_{side_e}) and {shown(values[later])} "
-            f"(docno_{side_l}); one docno names one response",
+            f"{shown(values[earlier])} as docno_{side_e} and {shown(values[later])} as docno_{side_l}; "
+            "one docno names one response",
             row=frame.index[row_l],
+            earlier=frame.index[row_e],
             transformer=transformer,
         )
 

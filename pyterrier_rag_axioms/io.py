@@ -257,8 +257,10 @@ def read_responses(path: str | Path) -> pd.DataFrame:
     except FrameError as error:
         if error.row is None:
             raise ValueError(f"{path}: {error.problem}") from None
+        unit = "row" if fmt == "parquet" else "line"
         where = f"{path}: row {error.row}" if fmt == "parquet" else f"{path}:{error.row}"
-        raise ValueError(f"{where}: {error.problem}") from None
+        first = "" if error.earlier is None else f" (first on {unit} {error.earlier})"
+        raise ValueError(f"{where}: {error.problem}{first}") from None
     except KeyError as error:  # pt.validate: a required column is missing
         raise ValueError(f"{path}: {' '.join(str(error.args[0] if error.args else error).split())}") from None
     for column in ID_COLUMNS:

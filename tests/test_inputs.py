@@ -164,8 +164,8 @@ def test_preferences_depend_only_on_the_pair(responses, added, random, seed):
 
 def test_two_query_texts_for_one_qid_is_an_error():
     frame = _two_systems().assign(query=["Why is the sky blue?", "Why is the sea salty?"])
-    with pytest.raises(FrameError, match=r"row 1: qid '1' has two query texts: 'Why is the sky blue\?' \(row 0\) "
-                       r"and 'Why is the sea salty\?'"):
+    with pytest.raises(FrameError, match=r"row 1: qid '1' has two query texts: 'Why is the sky blue\?' and "
+                       r"'Why is the sea salty\?'.*\(first in row 0\)"):
         pra.COV3()(frame)
     with pytest.raises(ValueError, match="qid '1' has two query texts"):
         pra.CORR1().values(frame)
@@ -260,7 +260,7 @@ def test_jsonl_ids_stay_as_written(tmp_path):
     [('{"query": "q", "docno": "b", "response": "Two."}', r"r\.jsonl:3: qid is missing"),
      ('{"qid": null, "query": "q", "docno": "b", "response": "Two."}', r"r\.jsonl:3: qid is missing"),
      ('{"qid": "1", "query": "q", "response": "Two."}', r"r\.jsonl:3: docno is missing"),
-     ('{"qid": "1", "query": "q", "docno": "a", "response": "Two."}', r"r\.jsonl:3: docno 'a' occurs more than once"),
+     ('{"qid": "1", "query": "q", "docno": "a", "response": "Two."}', r"r\.jsonl:3: docno 'a' .*first on line 1"),
      ('{"qid": "1", "query": "other", "docno": "b", "response": "Two."}', r"r\.jsonl:3: qid '1' has two query texts"),
      ('{"qid": "1", "query": "q", "docno": "b", "response": 2}', r"r\.jsonl:3: column 'response' must hold text"),
      ('{"qid": "1", "query": "q", "docno": "b", "response": "Two.", "score": NaN}', r"r\.jsonl:3: NaN is not a JSON"),
