@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
-from spacy.language import Language
-from spacy.tokens import Doc
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.tokens import Doc
 
 #: Texts longer than this (in characters) are parsed in pieces of at most this length.
 PIECE_LENGTH = 20_000
@@ -62,6 +65,7 @@ def _parsed_pieces(nlp: Language, pieces: list[str]) -> Iterator[Doc]:
 
 def parse_in_pieces(nlp: Language, text: str, *, piece_length: int = PIECE_LENGTH) -> Doc:
     """Parse a long text piece by piece (see :func:`split_text`) with the whole pipeline, into one ``Doc``."""
+    from spacy.tokens import Doc
     docs = list(_parsed_pieces(nlp, split_text(text, piece_length)))
     doc = Doc.from_docs(docs, ensure_whitespace=False)
     doc.tensor = np.zeros((0,), dtype="float32")
