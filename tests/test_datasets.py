@@ -215,7 +215,7 @@ def test_judgments_with_responses_are_a_preference_frame(tmp_path):
     assert list(judgments.columns[: len(PAIR_COLUMNS)]) == PAIR_COLUMNS
     row = judgments.iloc[0]
     assert (row["query"], row["response_a"], row["response_b"]) == ("query t1", "Second.", "First.")
-    assert row["context"] == ["passage zero of t1", "passage one of t1"]
+    assert row["context_a"] == row["context_b"] == ["passage zero of t1", "passage one of t1"]
     assert judgments[list(CROWDRAG_DIMENSIONS)].iloc[0].tolist() == [-1.0] * len(CROWDRAG_DIMENSIONS)
 
 

@@ -28,7 +28,7 @@ def test_pairs_are_all_unordered_pairs_in_input_order():
     assert list(zip(pairs["qid"], pairs["docno_a"], pairs["docno_b"])) == [
         ("1", "a", "b"), ("1", "a", "c"), ("1", "b", "c"), ("2", "x", "y"),
     ]
-    assert pairs["context"].isna().all()
+    assert pairs["context_a"].isna().all() and pairs["context_b"].isna().all()
 
 
 def test_pyterrier_rag_column_names_are_accepted():
@@ -37,7 +37,7 @@ def test_pyterrier_rag_column_names_are_accepted():
     out = CORR1()(frame)
     assert out["query"].iloc[0] == "q one"
     assert out["response_a"].iloc[0] == "One [1]."
-    assert out["context"].iloc[0] == ["passage"]
+    assert out["context_a"].iloc[0] == ["passage"] and out["context_b"].iloc[0] == ["passage"]
 
 
 def test_missing_docno_numbers_responses_per_query():
@@ -53,7 +53,7 @@ def test_missing_column_raises_validation_error_naming_transformer():
 def test_non_text_response_names_transformer_column_and_row():
     frame = _responses().astype({"response": object})
     frame.loc[3, "response"] = 42
-    with pytest.raises(TypeError, match=r"CORR1.*'response'.*row 3.*qid '2'"):
+    with pytest.raises(TypeError, match=r"CORR1.*: row 3: column 'response' must hold text, not int 42 \(qid '2'\)"):
         CORR1()(frame)
 
 
@@ -67,7 +67,7 @@ def test_duplicate_docno_within_query_is_an_error():
 def test_malformed_context_is_an_error():
     frame = _responses()
     frame["context"] = [["ok"], 3, None, None, None]
-    with pytest.raises(TypeError, match="'context' in row 1"):
+    with pytest.raises(TypeError, match="row 1: column 'context' .*not int 3"):
         CORR1()(frame)
 
 

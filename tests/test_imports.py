@@ -20,7 +20,8 @@ SCRIPT = textwrap.dedent(
     pairs = pd.DataFrame({{
         "qid": ["q"] * 3, "query": ["why"] * 3,
         "docno_a": ["r0", "r0", "r1"], "docno_b": ["r1", "r2", "r2"],
-        "response_a": ["a", "a", "b"], "response_b": ["b", "c", "c"], "context": [None] * 3,
+        "response_a": ["a", "a", "b"], "response_b": ["b", "c", "c"],
+        "context_a": [None] * 3, "context_b": [None] * 3,
         "COV1": [1.0, 1.0, -1.0], "CONS2": [1.0, 0.0, 1.0], "CORR1": [0.0, -1.0, 1.0], "truth": [1.0, 1.0, 0.0],
     }})
     for combinator in (pra.MajorityVote, pra.Cascade, pra.Conjunction, pra.WeightedSum):

@@ -1,5 +1,8 @@
 """The ``rag-axioms`` command: ``rag-axioms [FILE]`` judges responses (:mod:`.judge`), ``rag-axioms rerank
 [FILE]`` ranks them (:mod:`.rerank`). Without a file, both run on the sample shipped inside the package.
+
+Bad input or arguments never end in a traceback: the command prints one line that names the file,
+the line (1-based) and what is wrong, and exits with status 2.
 """
 
 from __future__ import annotations
@@ -7,6 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 
+from pyterrier_rag_axioms.cli._common import USAGE_ERROR_STATUS, error_line, is_input_error
 from pyterrier_rag_axioms.cli.judge import judge_main
 from pyterrier_rag_axioms.cli.rerank import rerank_main
 
@@ -15,11 +19,19 @@ SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {"rerank": rerank_main}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``rag-axioms``."""
+    """Entry point of ``rag-axioms``: the exit status (2 for bad input or arguments, with one line on stderr)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in SUBCOMMANDS:
-        return SUBCOMMANDS[argv[0]](argv[1:])
-    return judge_main(argv)
+    command = "rag-axioms"
+    try:
+        if argv and argv[0] in SUBCOMMANDS:
+            command = f"rag-axioms {argv[0]}"
+            return SUBCOMMANDS[argv[0]](argv[1:])
+        return judge_main(argv)
+    except Exception as error:
+        if not is_input_error(error):
+            raise
+        print(f"{command}: error: {error_line(error)}", file=sys.stderr)
+        return USAGE_ERROR_STATUS
 
 
 __all__ = ["SUBCOMMANDS", "judge_main", "main", "rerank_main"]

@@ -1,8 +1,10 @@
-"""What both subcommands of ``rag-axioms`` share: the shipped sample, building axioms by name, text shortening."""
+"""What both subcommands of ``rag-axioms`` share: the shipped sample, building axioms by name, text shortening,
+and how bad input or arguments are reported (one line, exit status 2, never a traceback)."""
 
 from __future__ import annotations
 
 import inspect
+import sys
 import textwrap
 from collections.abc import Sequence
 from importlib.resources import files
@@ -15,8 +17,47 @@ SAMPLE: Traversable = files("pyterrier_rag_axioms") / "sample" / "responses.json
 SAMPLE_PATH = str(SAMPLE)
 
 
+#: Exit status for bad input or arguments (as argparse uses for bad options).
+USAGE_ERROR_STATUS = 2
+
+
+class CommandLineError(ValueError):
+    """Bad arguments: shown as one line, exit status 2."""
+
+
+def is_input_error(error: BaseException) -> bool:
+    """Whether an error reports bad input or arguments (rather than a fault of the program)."""
+    if isinstance(error, (ValueError, OSError)):
+        return True
+    validate = sys.modules.get("pyterrier.validate")
+    return validate is not None and isinstance(error, validate.InputValidationError)
+
+
+def error_line(error: BaseException) -> str:
+    """The message of an error on one line."""
+    text = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
+    return " ".join(text.split()) or type(error).__name__
+
+
+def parse_axiom_names(value: str | None, option: str = "--axioms") -> list[str] | None:
+    """The short names of a comma-separated ``--axioms`` value (``None`` where the option is absent).
+
+    Raises:
+        CommandLineError: the value names no axiom (e.g. ``","``).
+    """
+    if value is None:
+        return None
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    if not names:
+        from pyterrier_rag_axioms.registry import AXIOMS
+
+        known = ", ".join(sorted(AXIOMS))
+        raise CommandLineError(f"{option} {value!r} names no axiom; give comma-separated short names out of {known}")
+    return names
+
+
 def build_axioms(
-    names: Sequence[str], *, languagetool_url: str | None, aspects: str, verbose: bool, program: str = "rag-axioms"
+    names: Sequence[str], *, languagetool_url: str | None, aspects: str, verbose: bool
 ) -> list:
     """Instantiate axioms of the registry by short name (case-insensitive), passing the options each one takes."""
     from pyterrier_rag_axioms.registry import axiom_class
@@ -26,7 +67,7 @@ def build_axioms(
         try:
             cls = axiom_class(name)
         except KeyError as error:
-            raise SystemExit(f"{program}: {error.args[0]}") from None
+            raise CommandLineError(error.args[0]) from None
         options: dict[str, object] = {"verbose": verbose}
         parameters = inspect.signature(cls).parameters
         if "remote_server" in parameters:

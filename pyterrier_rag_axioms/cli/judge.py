@@ -10,14 +10,19 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from pyterrier_rag_axioms.cli._common import SAMPLE_PATH, build_axioms, quiet_model_loading, shorten
+from pyterrier_rag_axioms.cli._common import (
+    SAMPLE_PATH,
+    build_axioms,
+    parse_axiom_names,
+    quiet_model_loading,
+    shorten,
+)
 from pyterrier_rag_axioms.registry import RAG_AXIOMS
 
 #: The axioms run when ``--axioms`` is not given (CLAR1 only with a LanguageTool server).
 DEFAULT_AXIOMS = tuple(RAG_AXIOMS)
 
 _SYMBOLS = {1.0: "a", -1.0: "b", 0.0: "."}
-
 
 def format_query_table(responses: pd.DataFrame, preferences: pd.DataFrame, axiom_names: Sequence[str]) -> str:
     """A readable table of one query's responses and every axiom's preference per pair."""
@@ -50,19 +55,19 @@ def judge_main(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
 
     from pyterrier_rag_axioms.frames import response_frame
-    from pyterrier_rag_axioms.io import read_responses, write_frame
+    from pyterrier_rag_axioms.io import format_of, read_responses, write_frame
 
-    if not args.verbose:
-        quiet_model_loading()
-
-    if args.axioms:
-        names = [name for name in args.axioms.split(",") if name.strip()]
-    else:
+    if args.output:
+        format_of(args.output)  # an unknown output format fails before any judging
+    names = parse_axiom_names(args.axioms)
+    if names is None:
         names = [name for name in DEFAULT_AXIOMS if name != "CLAR1" or args.languagetool_url]
-        if not args.languagetool_url:
-            print("CLAR1 skipped: no LanguageTool server configured (use --languagetool-url URL).\n")
     axioms = build_axioms(names, languagetool_url=args.languagetool_url, aspects=args.aspects, verbose=args.verbose)
     responses = response_frame(read_responses(args.input))
+    if not args.verbose:
+        quiet_model_loading()
+    if args.axioms is None and not args.languagetool_url:
+        print("CLAR1 skipped: no LanguageTool server configured (use --languagetool-url URL).\n")
     pipeline = axioms[0]
     for axiom in axioms[1:]:
         pipeline = pipeline >> axiom
@@ -79,4 +84,3 @@ def judge_main(argv: Sequence[str]) -> int:
         write_frame(preferences, args.output)
         print(f"Preference frame written to {args.output}")
     return 0
-

@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from pyterrier_rag_axioms.cli._common import SAMPLE_PATH, build_axioms, quiet_model_loading, shorten
+from pyterrier_rag_axioms.cli._common import (
+    SAMPLE_PATH,
+    CommandLineError,
+    build_axioms,
+    parse_axiom_names,
+    quiet_model_loading,
+    shorten,
+)
 
 #: The axioms combined when ``--axioms`` is not given.
 DEFAULT_RERANK_AXIOMS = ("COV1", "CONS2", "CORR1")
@@ -17,16 +24,60 @@ DEFAULT_RERANK_AXIOMS = ("COV1", "CONS2", "CORR1")
 TREC_RUN_SUFFIXES = (".run", ".txt", ".trec")
 
 
+def is_trec_run_path(path: str | Path) -> bool:
+    """Whether a path is written as a TREC run file (by its suffix, see :data:`TREC_RUN_SUFFIXES`)."""
+    return Path(path).suffix.lower() in TREC_RUN_SUFFIXES
+
+
+def check_output(path: str | Path, *, run_name: str) -> None:
+    """Check an output path's format (and the run name of a TREC run file) before any work is done.
+
+    Raises:
+        ValueError: an unknown suffix, or a run name that is empty or holds whitespace.
+    """
+    from pyterrier_rag_axioms.io import format_of
+
+    if not is_trec_run_path(path):
+        format_of(path)
+    elif not run_name or any(character.isspace() for character in run_name):
+        raise ValueError(
+            f"{path}: the run name {run_name!r} must be one word: TREC run files separate their columns by whitespace"
+        )
+
+
+def check_trec_ids(frame: pd.DataFrame, path: str | Path) -> None:
+    """Refuse ids that a TREC run file cannot hold: columns are separated by whitespace, so ids hold none.
+
+    Raises:
+        ValueError: an empty qid or docno, or one with whitespace; the message names it and its qid.
+    """
+    for column in ("qid", "docno"):
+        for qid, value in zip(frame["qid"], frame[column]):
+            text = str(value)
+            if not text or any(character.isspace() for character in text):
+                raise ValueError(
+                    f"{path}: {column} {text!r} (qid {str(qid)!r}) cannot go into a TREC run file, whose "
+                    "columns are separated by whitespace; use ids without whitespace, or write .jsonl, .tsv or .parquet"
+                )
+
+
 def write_ranking(ranking: pd.DataFrame, path: str | Path, *, run_name: str) -> None:
-    """Write a result frame as a TREC run file (``.run``, ``.txt``, ``.trec``) or as JSONL, TSV or Parquet."""
+    """Write a result frame as a TREC run file (``.run``, ``.txt``, ``.trec``) or as JSONL, TSV or Parquet, atomically.
+
+    Raises:
+        ValueError: an unknown suffix; for a TREC run file, an id or run name with whitespace
+            (refused, since trec_eval splits lines at whitespace).
+    """
     import pyterrier as pt
 
-    from pyterrier_rag_axioms.io import write_frame
+    from pyterrier_rag_axioms.io import atomic_write, write_frame
 
     path = Path(path)
-    if path.suffix.lower() in TREC_RUN_SUFFIXES:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        pt.io.write_results(ranking[["qid", "docno", "score", "rank"]], str(path), format="trec", run_name=run_name)
+    if is_trec_run_path(path):
+        check_output(path, run_name=run_name)
+        check_trec_ids(ranking, path)
+        run = ranking[["qid", "docno", "score", "rank"]]
+        atomic_write(path, lambda target: pt.io.write_results(run, str(target), format="trec", run_name=run_name))
     else:
         write_frame(ranking, path)
 
@@ -94,23 +145,20 @@ def rerank_main(argv: Sequence[str]) -> int:
 
     if not args.verbose:
         quiet_model_loading()
-    names = [name.strip() for name in args.axioms.split(",") if name.strip()]
-    if not names:
-        raise SystemExit("rag-axioms rerank: --axioms needs at least one axiom")
+    if args.output:
+        check_output(args.output, run_name=args.run_name)
+    names = parse_axiom_names(args.axioms)
     axioms = build_axioms(names, languagetool_url=args.languagetool_url, aspects=args.aspects, verbose=args.verbose)
     if args.weights and args.combine != "weighted":
-        raise SystemExit("rag-axioms rerank: --weights needs --combine weighted")
+        raise CommandLineError("--weights needs --combine weighted")
     if args.combine == "weighted":
         weights = None
         if args.weights:
             try:
                 weights = [float(weight) for weight in args.weights.split(",")]
             except ValueError:
-                raise SystemExit(f"rag-axioms rerank: --weights must be numbers, not {args.weights!r}") from None
-        try:
-            source = WeightedSum(*axioms, weights=weights, verbose=args.verbose)
-        except ValueError as error:
-            raise SystemExit(f"rag-axioms rerank: {error}") from None
+                raise CommandLineError(f"--weights must be numbers, not {args.weights!r}") from None
+        source = WeightedSum(*axioms, weights=weights, verbose=args.verbose)
     elif args.combine == "majority":
         source = MajorityVote(*axioms, min_decisive_share=args.min_decisive_share, verbose=args.verbose)
     else:
@@ -119,6 +167,8 @@ def rerank_main(argv: Sequence[str]) -> int:
 
     raw = read_responses(args.input)
     responses = response_frame(raw)
+    if args.output and is_trec_run_path(args.output):
+        check_trec_ids(responses, args.output)  # before any judging
     ranking = reranker(raw)
     print(f"{len(responses)} responses to {responses['qid'].nunique()} queries from {args.input}")
     print(f"Ranked by {reranker}\n")

@@ -41,6 +41,17 @@ class Record:
             raise self.error(f"field {key!r} must be a finite number, not {value!r}")
         return float(value)
 
+    def count(self, key: str) -> int | None:
+        """An optional count: a whole number >= 0, or ``None`` where absent or null."""
+        value = self.record.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise self.error(f"field {key!r} must be a whole number or null, not {value!r}")
+        if value < 0 or value != int(value):
+            raise self.error(f"field {key!r} must be a whole number >= 0, not {value!r}")
+        return int(value)
+
     def list_(self, key: str) -> list[Any]:
         value = self._get(key)
         if not isinstance(value, list):

@@ -100,7 +100,7 @@ def load_crowdrag_judgments(ratings_path: str | Path, responses_path: str | Path
         ratings_path: the ratings file.
         responses_path: the responses file (see :func:`load_crowdrag_responses`). With it, the
             frame is a full preference frame (``query``, ``response_a``, ``response_b``,
-            ``context``), ready for axioms; without it, it holds ids and judgments only.
+            ``context_a``, ``context_b``), ready for axioms; without it, it holds ids and judgments only.
 
     Raises:
         ValueError: a malformed line, or (with responses) a judged response not in the responses
@@ -143,7 +143,8 @@ def load_crowdrag_judgments(ratings_path: str | Path, responses_path: str | Path
     table["query"] = [row.query for row in rows_a]
     table["response_a"] = [row.response for row in rows_a]
     table["response_b"] = [row.response for row in rows_b]
-    table["context"] = [row.context for row in rows_a]
+    table["context_a"] = [row.context for row in rows_a]
+    table["context_b"] = [row.context for row in rows_b]
     return table[[*PAIR_COLUMNS, "judgments", *truth_columns, *probability_columns]]
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms.io import open_text
+from pyterrier_rag_axioms.io import iter_lines
 from pyterrier_rag_axioms.judgments._records import Record, keyed_records
 
 NuggetScoreType = Literal["all", "vital", "weighted"]
@@ -61,7 +61,6 @@ def load_nugget_assignments(path: str | Path) -> pd.DataFrame:
                     "assignment": item.choice("assignment", NUGGET_ASSIGNMENT_SCORES, where),
                 }
             )
-        length = line.record.get("response_length")
         rows.append(
             {
                 "qid": qid,
@@ -69,7 +68,7 @@ def load_nugget_assignments(path: str | Path) -> pd.DataFrame:
                 "docno": run_id,
                 "response": line.text("answer_text"),
                 "context": None,
-                "response_length": int(length) if isinstance(length, (int, float)) else None,
+                "response_length": line.count("response_length"),
                 "nuggets": nuggets,
             }
         )
@@ -161,26 +160,27 @@ def load_topics(path: str | Path) -> pd.DataFrame:
     """Load a TREC RAG topics file (``qid<TAB>query`` per line) as a frame ``qid``, ``query``.
 
     Raises:
-        ValueError: a line has no tab, an empty qid or query, or repeats a qid.
+        FileNotFoundError: no such file.
+        ValueError: a line is not UTF-8 text, has no tab, an empty qid or query, or repeats a
+            qid; the message names file and line.
     """
     path = Path(path)
     rows = []
     seen: dict[str, int] = {}
-    with open_text(path) as lines:
-        for number, line in enumerate(lines, start=1):
-            line = line.rstrip("\r\n")
-            if not line.strip():
-                continue
-            qid, tab, query = line.partition("\t")
-            if not tab:
-                raise ValueError(f"{path}:{number}: expected 'qid<TAB>query', found no tab in {line[:80]!r}")
-            qid, query = qid.strip(), query.strip()
-            if not qid or not query:
-                raise ValueError(f"{path}:{number}: empty {'qid' if not qid else 'query'}")
-            if qid in seen:
-                raise ValueError(f"{path}:{number}: qid {qid!r} occurs again (first on line {seen[qid]})")
-            seen[qid] = number
-            rows.append((qid, query))
+    for number, line in iter_lines(path):
+        line = line.rstrip("\r\n")
+        if not line.strip():
+            continue
+        qid, tab, query = line.partition("\t")
+        if not tab:
+            raise ValueError(f"{path}:{number}: expected 'qid<TAB>query', found no tab in {line[:80]!r}")
+        qid, query = qid.strip(), query.strip()
+        if not qid or not query:
+            raise ValueError(f"{path}:{number}: empty {'qid' if not qid else 'query'}")
+        if qid in seen:
+            raise ValueError(f"{path}:{number}: qid {qid!r} occurs again (first on line {seen[qid]})")
+        seen[qid] = number
+        rows.append((qid, query))
     return pd.DataFrame(rows, columns=["qid", "query"])
 
 
@@ -252,7 +252,6 @@ def load_run_file(path: str | Path, *, topics: pd.DataFrame | str | Path | None 
             query = queries[qid]
         else:
             raise line.error(f"no field 'topic' and no query for topic {qid!r} in the given topics")
-        length = line.record.get("response_length")
         rows.append(
             {
                 "qid": qid,
@@ -261,7 +260,7 @@ def load_run_file(path: str | Path, *, topics: pd.DataFrame | str | Path | None 
                 "response": render_answer(answer),
                 "context": None,
                 "references": references,
-                "response_length": int(length) if isinstance(length, (int, float)) else None,
+                "response_length": line.count("response_length"),
             }
         )
     columns = ["qid", "query", "docno", "response", "context", "references", "response_length"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import numpy as np
@@ -11,12 +11,17 @@ import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.aggregation import Combinator
-from pyterrier_rag_axioms.base import Axiom
+from pyterrier_rag_axioms.base import Axiom, context_readers
 from pyterrier_rag_axioms.frames import (
+    NAMES_ATTR,
     ResponseTable,
     is_preference_frame,
     preference_frame,
+    response_extras,
     response_frame,
+    restore_names,
+    warn_missing_context,
+    warn_single_responses,
 )
 
 #: The columns every reranker returns first.
@@ -52,11 +57,13 @@ class Candidates:
             lower position means earlier in the original order).
         compare: for arrays of positions ``a`` and ``b`` (same qid), the sign of the preference
             of each pair: +1 prefers a, -1 prefers b, 0 tie or no preference.
+        names: pyterrier-rag's names the input used (alias -> our name), restored in the result.
     """
 
     responses: pd.DataFrame
     groups: list[np.ndarray]
     compare: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    names: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_frame(cls, inp: pd.DataFrame, source: Source, reranker: object) -> Candidates:
@@ -78,6 +85,7 @@ class Candidates:
                     "give a preference frame with them, or axioms instead of column names"
                 )
         given_context = "context" in inp.columns or "qcontext" in inp.columns
+        warn_single_responses(frame, reranker)
         frame["_input_position"] = np.arange(len(frame))
         frame["_qid_order"] = pd.factorize(frame["qid"])[0]
         keys = ["_qid_order"]
@@ -102,6 +110,8 @@ class Candidates:
         if not given_context:
             responses = responses.drop(columns=["context"])
         table = ResponseTable.from_responses(frame)
+        if not isinstance(source, str):
+            warn_missing_context(table, reranker, context_readers(source))
 
         def compare(a: np.ndarray, b: np.ndarray) -> np.ndarray:
             # ask in input order (as a preference frame lists the pair) and negate where swapped
@@ -112,7 +122,7 @@ class Candidates:
             values = np.sign(np.nan_to_num(np.asarray(source.preferences(pairs), dtype=float), nan=0.0))
             return np.where(swapped, -values, values)
 
-        return cls(responses=responses, groups=groups, compare=compare)
+        return cls(responses=responses, groups=groups, compare=compare, names=frame.attrs.get(NAMES_ATTR, {}))
 
     @classmethod
     def _from_pairs(cls, inp: pd.DataFrame, source: Source, reranker: object) -> Candidates:
@@ -132,7 +142,14 @@ class Candidates:
         # first appearance of a qid is the first appearance of any of its responses
         qid_first = pd.Series(appearance).groupby(qid_order).transform("min").to_numpy()
         order = np.lexsort((appearance, qid_first))
-        responses = table.responses.iloc[order].reset_index(drop=True)[["qid", "query", "docno", "response"]]
+        kept = ["qid", "query", "docno", "response"]
+        if table.responses["context"].notna().any():
+            kept.append("context")
+        responses = pd.concat(
+            [table.responses[kept], response_extras(pairs, table.a, table.b, len(table))], axis=1
+        ).iloc[order].reset_index(drop=True)
+        if "context" in kept:  # passages as a list, as in a response frame
+            responses["context"] = [None if c is None else list(c) for c in responses["context"]]
         position = np.empty(len(order), dtype=int)
         position[order] = np.arange(len(order))
         groups = list(pd.Series(np.arange(len(order))).groupby(qid_first[order], sort=True).indices.values())
@@ -148,12 +165,12 @@ class Candidates:
             found = lookup.reindex(a * size + b).to_numpy()
             return np.nan_to_num(found, nan=0.0)
 
-        return cls(responses=responses, groups=groups, compare=compare)
+        return cls(responses=responses, groups=groups, compare=compare, names=pairs.attrs.get(NAMES_ATTR, {}))
 
     def result(self, order: list[np.ndarray], scores: list[np.ndarray] | None = None) -> pd.DataFrame:
         """The result frame for a ranking per group (positions, best first); score ``n - rank`` by default."""
         if not order:
-            return _empty_result(self.responses)
+            return restore_names(_empty_result(self.responses), self.names)
         positions = np.concatenate(order)
         ranks = np.concatenate([np.arange(len(group)) for group in order])
         if scores is None:
@@ -163,7 +180,8 @@ class Candidates:
         frame = self.responses.iloc[positions].reset_index(drop=True)
         frame["score"] = score
         frame["rank"] = ranks
-        return frame[[*RESULT_COLUMNS, *(c for c in frame.columns if c not in RESULT_COLUMNS)]]
+        frame = frame[[*RESULT_COLUMNS, *(c for c in frame.columns if c not in RESULT_COLUMNS)]]
+        return restore_names(frame, self.names)
 
 
 def _empty_result(responses: pd.DataFrame) -> pd.DataFrame:
@@ -175,11 +193,14 @@ def _empty_result(responses: pd.DataFrame) -> pd.DataFrame:
 def _empty_input_result(inp: pd.DataFrame, reranker: object) -> pd.DataFrame:
     """The result of an empty input, after validating its columns."""
     if is_preference_frame(inp):
-        preference_frame(inp, reranker)
+        frame = preference_frame(inp, reranker)
         columns = ["qid", "query", "docno", "response"]
+        if {"context", "context_a", "qcontext"} & set(inp.columns):
+            columns.append("context")
+        columns.extend(response_extras(frame, np.array([], dtype=int), np.array([], dtype=int), 0).columns)
     else:
         frame = response_frame(inp, reranker)
         columns = [c for c in frame.columns if c not in ("rank", "score")]
         if "context" not in inp.columns and "qcontext" not in inp.columns:
             columns.remove("context")
-    return _empty_result(pd.DataFrame(columns=columns))
+    return restore_names(_empty_result(pd.DataFrame(columns=columns)), frame.attrs.get(NAMES_ATTR, {}))

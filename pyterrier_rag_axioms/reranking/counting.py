@@ -16,7 +16,7 @@ from pyterrier_rag_axioms.reranking._candidates import (
     _check_source,
     _empty_input_result,
 )
-from pyterrier_rag_axioms.reranking.kwiksort import KwikSort
+from pyterrier_rag_axioms.reranking.kwiksort import KwikSort, check_seed
 
 
 class PreferenceCountReranker(pt.Transformer):
@@ -97,10 +97,11 @@ class AxiomaticReranker(pt.Transformer):
                 preference frames).
             method: ``"kwiksort"`` (default) or ``"count"``.
             pivot: the pivot selection of KwikSort (see :class:`KwikSort`).
-            seed: the seed of KwikSort's random pivots.
+            seed: the seed of KwikSort's random pivots, a whole number >= 0.
             verbose: show the progress of the comparisons.
         """
         self.name = _check_source(source, "AxiomaticReranker")
+        seed = check_seed(seed, "AxiomaticReranker")
         if method == "kwiksort":
             self.reranker: KwikSort | PreferenceCountReranker = KwikSort(
                 source, pivot=pivot, seed=seed, verbose=verbose
@@ -112,7 +113,7 @@ class AxiomaticReranker(pt.Transformer):
         self.source = source
         self.method = method
         self.pivot = pivot
-        self.seed = int(seed)
+        self.seed = seed
         self.verbose = verbose
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 import zlib
 
 import numpy as np
@@ -17,6 +18,13 @@ from pyterrier_rag_axioms.reranking._candidates import (
     _check_source,
     _empty_input_result,
 )
+
+
+def check_seed(seed: object, reranker: str) -> int:
+    """A seed for numpy's random generator: a whole number >= 0 (``ValueError`` naming the reranker otherwise)."""
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError(f"{reranker}: seed must be a whole number >= 0, not {seed!r}")
+    return int(seed)
 
 
 def _qid_seed(seed: int, qid: str) -> np.random.Generator:
@@ -47,7 +55,7 @@ class KwikSort(pt.Transformer):
             source: a preference column name, an :class:`Axiom`, or a :class:`Combinator`.
             pivot: how the pivot of each part is chosen: ``"first"``, ``"middle"`` or ``"last"``
                 response in original order, or ``"random"`` (default; seeded by ``seed`` and the qid).
-            seed: seed of the random pivots.
+            seed: seed of the random pivots, a whole number >= 0.
             verbose: show the progress of the comparisons.
         """
         self.name = _check_source(source, "KwikSort")
@@ -55,7 +63,7 @@ class KwikSort(pt.Transformer):
             raise ValueError(f"KwikSort: pivot must be one of {', '.join(PIVOTS)}, not {pivot!r}")
         self.source = source
         self.pivot = pivot
-        self.seed = int(seed)
+        self.seed = check_seed(seed, "KwikSort")
         self.verbose = verbose
 
     def _choose(self, part: np.ndarray, rng: np.random.Generator) -> int:

