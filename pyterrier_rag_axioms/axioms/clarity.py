@@ -10,7 +10,7 @@ import numpy as np
 
 from pyterrier_rag_axioms.base import FeatureAxiom, TextFeatureAxiom
 from pyterrier_rag_axioms.frames import ResponseTable
-from pyterrier_rag_axioms.tools.grammar import GrammarChecker
+from pyterrier_rag_axioms.tools.grammar import DEFAULT_TIMEOUT, GrammarChecker
 from pyterrier_rag_axioms.tools.grammar import grammar_checker as shared_grammar_checker
 from pyterrier_rag_axioms.tools.readability import flesch_reading_ease
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer
@@ -21,8 +21,8 @@ class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
 
     Intuition: grammatical text is clearer. The value is the share of the response's characters
     covered by LanguageTool matches of the GRAMMAR category; lower is better. Needs a LanguageTool
-    server: ``remote_server="http://localhost:8081"`` (or a local server that
-    ``language-tool-python`` starts where Java and its download are available).
+    server: ``remote_server="http://127.0.0.1:8081"``, by default ``$RAG_AXIOMS_LANGUAGETOOL_URL`` or
+    that address, where ``python -m pyterrier_rag_axioms.languagetool start`` runs one.
     """
 
     short_name = "CLAR1"
@@ -35,6 +35,7 @@ class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
         margin_fraction: float | None = None,
         remote_server: str | None = None,
         language: str = "en-US",
+        timeout: float = DEFAULT_TIMEOUT,
         grammar_checker: GrammarChecker | None = None,
         name: str | None = None,
         verbose: bool = False,
@@ -42,18 +43,21 @@ class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
         """
         Args:
             margin_fraction: relative difference within which two values tie (default 0.1).
-            remote_server: URL of a LanguageTool server (default: a local server).
+            remote_server: URL of a LanguageTool server (default: ``$RAG_AXIOMS_LANGUAGETOOL_URL``,
+                else ``http://127.0.0.1:8081``).
             language: language code for LanguageTool (default ``"en-US"``).
-            grammar_checker: a :class:`GrammarChecker` to use instead of ``remote_server`` and
-                ``language``.
+            timeout: seconds one LanguageTool request may take before it is an error (default 10).
+            grammar_checker: a :class:`GrammarChecker` to use instead of ``remote_server``,
+                ``language`` and ``timeout``.
             name: name of the preference column (default ``"CLAR1"``).
             verbose: show progress of long work.
         """
         super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
-        self.grammar_checker = grammar_checker or shared_grammar_checker(remote_server, language)
+        self.grammar_checker = grammar_checker or shared_grammar_checker(remote_server, language, timeout)
 
     def _parameters(self) -> dict[str, object]:
-        return {"remote_server": self.grammar_checker.remote_server, "language": self.grammar_checker.language}
+        checker = self.grammar_checker
+        return {"remote_server": checker.remote_server, "language": checker.language, "timeout": checker.timeout}
 
     def response_values(self, table: ResponseTable) -> np.ndarray:
         return self.grammar_checker.error_shares(table.texts, verbose=self.verbose)
