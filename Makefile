@@ -53,6 +53,7 @@ $(IRAX_VENV)/.installed:
 
 bench: setup $(IRAX_VENV)/.installed
 	HF_HUB_OFFLINE=1 $(BIN)/python benchmarks/bench_rag_axioms.py $(BENCH_ARGS)
+	HF_HUB_OFFLINE=1 $(LANGUAGETOOL) run -- $(BIN)/python benchmarks/bench_clar1.py
 
 lint: setup
 	$(BIN)/ruff check pyterrier_rag_axioms tests benchmarks
