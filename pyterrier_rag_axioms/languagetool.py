@@ -331,7 +331,8 @@ def _run(args: argparse.Namespace) -> int:
         print(f"LanguageTool server running at {url} for: {' '.join(command)}", flush=True)
         child = subprocess.Popen(command, env={**os.environ, URL_VARIABLE: url})
         try:
-            return child.wait()
+            status = child.wait()
+            return 128 - status if status < 0 else status  # killed by a signal: the shell's convention
         except BaseException:
             child.terminate()
             child.wait()
