@@ -97,6 +97,17 @@ def test_each_distinct_text_is_checked_once(languagetool_server, monkeypatch):
     assert sorted(sent) == ["It are good.", "It is good."]
 
 
+def test_clar1_keeps_the_axiom_contract(languagetool_server, monkeypatch, sample_responses):
+    """The contract checks that test_contract.py runs on the offline axioms, for CLAR1 on the real server."""
+    import test_contract as contract
+
+    monkeypatch.setenv(languagetool.URL_VARIABLE, languagetool_server)
+    contract.test_empty_frame_gives_empty_frame_with_the_column("CLAR1")
+    contract.test_antisymmetry_and_independence_of_other_responses("CLAR1", sample_responses)
+    frame = sample_responses[sample_responses["qid"].isin(["q1", "q2", "q6"])]
+    assert (pra.CLAR1()(frame)["CLAR1"] != 0.0).any()  # the sample has grammar errors that decide pairs
+
+
 def test_clar1_with_the_default_url_uses_the_environment(languagetool_server, monkeypatch):
     monkeypatch.setenv(languagetool.URL_VARIABLE, languagetool_server + "/")
     axiom = pra.CLAR1()

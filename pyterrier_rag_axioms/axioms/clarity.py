@@ -55,10 +55,12 @@ class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
         """
         super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
         self.grammar_checker = grammar_checker or shared_grammar_checker(remote_server, language, timeout)
+        self.remote_server = self.grammar_checker.remote_server
+        self.language = self.grammar_checker.language
+        self.timeout = self.grammar_checker.timeout
 
     def _parameters(self) -> dict[str, object]:
-        checker = self.grammar_checker
-        return {"remote_server": checker.remote_server, "language": checker.language, "timeout": checker.timeout}
+        return {"remote_server": self.remote_server, "language": self.language, "timeout": self.timeout}
 
     def response_values(self, table: ResponseTable) -> np.ndarray:
         return self.grammar_checker.error_shares(table.texts, verbose=self.verbose)
