@@ -152,7 +152,8 @@ class LocalLanguageTool:
             home: folder with ``lib/`` (default: :func:`languagetool_home`).
             memory: Java heap limit (``-Xmx``).
             startup_timeout: seconds to wait for the first answer of ``/v2/check``.
-            log_path: file for the server's output (default ``home/server-PORT.log``).
+            log_path: file for the server's output (default ``home/server-PORT.log``, removed by
+                :meth:`stop`; a server that fails to start shows its last lines in the error).
             detach: keep the server running after this process ends (for ``start``); otherwise
                 it is stopped when this process dies.
         """
@@ -163,6 +164,7 @@ class LocalLanguageTool:
         self.log_path = log_path
         self.detach = detach
         self.process: subprocess.Popen | None = None
+        self._log: Path | None = None
 
     @property
     def url(self) -> str:
@@ -175,7 +177,7 @@ class LocalLanguageTool:
         self.port = self.port or free_port()
         if answers(self.url, timeout=1.0):
             raise LanguageToolSetupError(f"a LanguageTool server already answers at {self.url}; stop it or pick a port")
-        log_path = Path(self.log_path) if self.log_path else self.home / f"server-{self.port}.log"
+        log_path = self._log = Path(self.log_path) if self.log_path else self.home / f"server-{self.port}.log"
         command = [java, f"-Xmx{self.memory}", "-cp", jars, SERVER_CLASS, "--port", str(self.port)]
         with open(log_path, "w") as log:
             self.process = subprocess.Popen(
@@ -194,9 +196,10 @@ class LocalLanguageTool:
                     if self.process.poll() is not None
                     else f"did not answer within {self.startup_timeout:.0f} s"
                 )
-                self.stop()
                 tail = "".join(log_path.read_text(errors="replace").splitlines(keepends=True)[-15:])
-                raise LanguageToolSetupError(f"LanguageTool server on {self.url} {reason}; log {log_path}:\n{tail}")
+                self.stop()
+                log_path.unlink(missing_ok=True)
+                raise LanguageToolSetupError(f"LanguageTool server on {self.url} {reason}; its last output:\n{tail}")
             time.sleep(0.5)
         return self.url
 
@@ -205,6 +208,9 @@ class LocalLanguageTool:
         if self.process is not None:
             _terminate(self.process.pid, wait=self.process.wait)
             self.process = None
+        if self._log is not None and not self.detach:
+            self._log.unlink(missing_ok=True)
+            self._log = None
 
     def __enter__(self) -> str:
         return self.start()
@@ -282,7 +288,8 @@ def _start(args: argparse.Namespace) -> int:
     server = LocalLanguageTool(port=args.port, home=home, memory=args.memory, detach=True)
     url = server.start()
     assert server.process is not None
-    state_path.write_text(json.dumps({"pid": server.process.pid, "url": url, "port": server.port}) + "\n")
+    state = {"pid": server.process.pid, "url": url, "port": server.port, "log": str(server._log)}
+    state_path.write_text(json.dumps(state) + "\n")
     print(f"LanguageTool server running at {url} (pid {server.process.pid}); stop it with "
           "`python -m pyterrier_rag_axioms.languagetool stop`")
     return 0
@@ -297,6 +304,8 @@ def _stop(args: argparse.Namespace) -> int:
     if _is_server(state["pid"]):
         _terminate(state["pid"])
         print(f"LanguageTool server at {state['url']} (pid {state['pid']}) stopped.")
+    if state.get("log"):
+        Path(state["log"]).unlink(missing_ok=True)
     state_path.unlink()
     return 0
 
