@@ -113,7 +113,8 @@ def test_clar1_with_the_default_url_uses_the_environment(languagetool_server, mo
     axiom = pra.CLAR1()
     assert axiom.grammar_checker.remote_server == languagetool_server
     assert axiom.grammar_checker is grammar_checker(languagetool_server)
-    assert f"remote_server={languagetool_server!r}" in repr(axiom) and "timeout=10.0" in repr(axiom)
+    assert f"remote_server={languagetool_server!r}" in repr(axiom) and axiom.timeout == 10.0
+    assert "timeout=2.5" in repr(pra.CLAR1(timeout=2.5))
     monkeypatch.delenv(languagetool.URL_VARIABLE)
     assert pra.CLAR1().grammar_checker.remote_server == "http://127.0.0.1:8081"
 
