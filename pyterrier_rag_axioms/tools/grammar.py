@@ -11,11 +11,12 @@ error naming the URL, never "no grammar errors".
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 
 import numpy as np
 import pyterrier as pt
+
+from pyterrier_rag_axioms.tools._shared import SharedTool
 
 #: The LanguageTool rule category that counts as grammar errors.
 GRAMMAR_CATEGORY = "GRAMMAR"
@@ -36,12 +37,14 @@ class LanguageToolUnavailableError(LanguageToolError):
     """No LanguageTool server answers at the URL (connection failed, or no answer within the timeout)."""
 
 
-class GrammarChecker:
+class GrammarChecker(SharedTool):
     """Share of characters inside LanguageTool grammar errors, one check per distinct text.
 
     Use :func:`grammar_checker` to get the instance shared by all axioms for a server, language and
     timeout.
     """
+
+    configuration = ("remote_server", "language", "timeout")
 
     def __init__(self, remote_server: str | None = None, *, language: str = "en-US", timeout: float = DEFAULT_TIMEOUT):
         """
@@ -125,9 +128,6 @@ class GrammarChecker:
         iterator = pt.tqdm(texts, desc="LanguageTool", unit="text") if verbose else texts
         return np.array([self.error_share(text) for text in iterator], dtype=float)
 
-    def __reduce__(self):
-        return grammar_checker, (self.remote_server, self.language, self.timeout)
-
     def __repr__(self) -> str:
         parameters = f"remote_server={self.remote_server!r}, language={self.language!r}, timeout={self.timeout!r}"
         return f"GrammarChecker({parameters})"
@@ -137,12 +137,7 @@ def grammar_checker(
     remote_server: str | None = None, language: str = "en-US", timeout: float = DEFAULT_TIMEOUT
 ) -> GrammarChecker:
     """The process-wide :class:`GrammarChecker` for a server URL, language and timeout."""
-    return _shared_grammar_checker((remote_server or _default_url()).rstrip("/"), language, float(timeout))
-
-
-@functools.cache
-def _shared_grammar_checker(remote_server: str, language: str, timeout: float) -> GrammarChecker:
-    return GrammarChecker(remote_server, language=language, timeout=timeout)
+    return GrammarChecker.shared(remote_server=remote_server, language=language, timeout=timeout)
 
 
 def _default_url() -> str:
