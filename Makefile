@@ -3,10 +3,17 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# LanguageTool's HTTP server for CLAR1: jars resolved by Maven (languagetool/pom.xml), run from the package.
+LANGUAGETOOL := $(BIN)/python -m pyterrier_rag_axioms.languagetool
+LANGUAGETOOL_JARS := languagetool/lib/.fetched
+# Terrier's jars, fetched from Maven Central by PyTerrier into its home; pinned so that no test looks for newer ones.
+export TERRIER_VERSION ?= 5.11
+export TERRIER_HELPER_VERSION ?= 0.0.8
+TERRIER_JAR := $(or $(PYTERRIER_HOME),$(HOME)/.pyterrier)/terrier-assemblies-$(TERRIER_VERSION)-jar-with-dependencies.jar
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup demo test lint bench clean languagetool terrier
 
-setup: $(STAMP)
+setup: $(STAMP) $(LANGUAGETOOL_JARS) $(TERRIER_JAR)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,15 +23,26 @@ $(STAMP): pyproject.toml
 	# keep that torch: pyterrier-rag (test and rag extras) asks for torchvision and torchaudio without
 	# versions, and the newest torchvision pins a newer torch; the constraint makes pip pick matching ones
 	$(BIN)/python -c "import torch; print('torch==' + torch.__version__)" > $(VENV)/torch-constraint.txt
-	$(BIN)/pip install --quiet -c $(VENV)/torch-constraint.txt -e ".[models,test,rag]"
+	$(BIN)/pip install --quiet -c $(VENV)/torch-constraint.txt -e ".[models,terrier,test,rag]"
 	touch $(STAMP)
 
+languagetool: $(LANGUAGETOOL_JARS)
+
+$(LANGUAGETOOL_JARS): languagetool/pom.xml $(STAMP)
+	$(LANGUAGETOOL) fetch
+	touch $(LANGUAGETOOL_JARS)
+
+terrier: $(TERRIER_JAR)
+
+$(TERRIER_JAR): $(STAMP)
+	$(BIN)/python -c "import pyterrier as pt; pt.java.init(); print('Terrier', pt.terrier.version())"
+
+# Both start a LanguageTool server on a free port of 127.0.0.1 and stop it when the command ends, also on failure.
 demo: setup
-	$(BIN)/rag-axioms
-	$(BIN)/rag-axioms rerank
+	$(LANGUAGETOOL) run -- sh -c '$(BIN)/rag-axioms && $(BIN)/rag-axioms rerank'
 
 test: setup
-	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -q
+	HF_HUB_OFFLINE=1 $(LANGUAGETOOL) run -- $(BIN)/python -m pytest -q
 
 # Benchmark against ir-axioms 1.2.5 (own venv, same models) and the bare model work; see README "Speed".
 IRAX_VENV := .venv-irax
@@ -38,9 +56,10 @@ $(IRAX_VENV)/.installed:
 
 bench: setup $(IRAX_VENV)/.installed
 	HF_HUB_OFFLINE=1 $(BIN)/python benchmarks/bench_rag_axioms.py $(BENCH_ARGS)
+	HF_HUB_OFFLINE=1 $(LANGUAGETOOL) run -- $(BIN)/python benchmarks/bench_clar1.py
 
 lint: setup
 	$(BIN)/ruff check pyterrier_rag_axioms tests benchmarks
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache languagetool/lib

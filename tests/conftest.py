@@ -1,4 +1,5 @@
-"""Shared helpers and fixtures: the preference of one pair, the shipped sample, the shared development data."""
+"""Shared helpers and fixtures: the preference of one pair, the shipped sample, the shared development data, a
+LanguageTool server."""
 
 from __future__ import annotations
 
@@ -40,3 +41,30 @@ def prefer(axiom, better: str, worse: str, *, query: str = "a question", context
     out = axiom(frame)
     assert len(out) == 1
     return float(out[axiom.name].iloc[0])
+
+
+@pytest.fixture(scope="session")
+def languagetool_server():
+    """URL of a real LanguageTool server.
+
+    ``$RAG_AXIOMS_LANGUAGETOOL_URL`` where set (``make test`` starts a server and sets it; then the
+    server must answer), else a server started for this session from ``languagetool/lib`` (skipped,
+    with the reason, where Java or the jars are missing).
+    """
+    from pyterrier_rag_axioms.languagetool import URL_VARIABLE, LanguageToolSetupError, LocalLanguageTool, answers
+
+    url = os.environ.get(URL_VARIABLE)
+    if url:
+        if not answers(url, timeout=30.0):
+            pytest.fail(f"${URL_VARIABLE} is {url}, but no LanguageTool server answers there")
+        yield url.rstrip("/")
+        return
+    server = LocalLanguageTool()
+    try:
+        url = server.start()
+    except LanguageToolSetupError as error:
+        pytest.skip(f"no LanguageTool server: {error}")
+    try:
+        yield url
+    finally:
+        server.stop()

@@ -17,7 +17,7 @@ from pyterrier_rag_axioms.registry import AXIOMS, COMBINATORS, GEN_AXIOMS, RAG_A
 
 #: Axioms that build without arguments (the oracles need judgment files: see test_oracles.py).
 CONSTRUCTIBLE = [*RAG_AXIOMS, *GEN_AXIOMS]
-#: Axioms that run offline (CLAR1 needs a LanguageTool server: see test_tools.py).
+#: Axioms that run offline (CLAR1 needs a LanguageTool server: test_languagetool.py runs these checks on it).
 RUNNABLE = [name for name in CONSTRUCTIBLE if name != "CLAR1"]
 
 SWAP = {"docno_a": "docno_b", "docno_b": "docno_a", "response_a": "response_b", "response_b": "response_a"}

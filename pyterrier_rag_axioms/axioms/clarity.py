@@ -11,7 +11,7 @@ import numpy as np
 from pyterrier_rag_axioms.axioms._analyzed import TextFeatureAxiom
 from pyterrier_rag_axioms.base import FeatureAxiom, parameter, parameters
 from pyterrier_rag_axioms.frames import ResponseTable
-from pyterrier_rag_axioms.tools.grammar import GrammarChecker
+from pyterrier_rag_axioms.tools.grammar import DEFAULT_TIMEOUT, GrammarChecker
 from pyterrier_rag_axioms.tools.grammar import grammar_checker as shared_grammar_checker
 from pyterrier_rag_axioms.tools.readability import flesch_reading_ease
 from pyterrier_rag_axioms.tools.text import TextAnalysis
@@ -23,26 +23,31 @@ class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
 
     Intuition: grammatical text is clearer. The value is the share of the response's characters
     covered by LanguageTool matches of the GRAMMAR category; lower is better. Needs a LanguageTool
-    server: ``remote_server="http://localhost:8081"`` (or a local server that
-    ``language-tool-python`` starts where Java and its download are available).
+    server: ``remote_server="http://127.0.0.1:8081"``, by default ``$RAG_AXIOMS_LANGUAGETOOL_URL`` or
+    that address, where ``python -m pyterrier_rag_axioms.languagetool start`` runs one.
     """
 
     short_name = "CLAR1"
     default_margin_fraction = 0.1
     prefer_higher = False
 
-    #: URL of a LanguageTool server (default: a local server).
+    #: URL of a LanguageTool server (default: ``$RAG_AXIOMS_LANGUAGETOOL_URL``, else ``http://127.0.0.1:8081``).
     remote_server: str | None = parameter(None)
     #: Language code for LanguageTool (default ``"en-US"``).
     language: str = parameter("en-US")
-    #: A :class:`GrammarChecker` to use instead of ``remote_server`` and ``language``.
+    #: Seconds one LanguageTool request may take before it is an error (default 10).
+    timeout: float = parameter(DEFAULT_TIMEOUT)
+    #: A :class:`GrammarChecker` to use instead of ``remote_server``, ``language`` and ``timeout``.
     grammar_checker: GrammarChecker | None = parameter(None)
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        self.grammar_checker = self.grammar_checker or shared_grammar_checker(self.remote_server, self.language)
+        self.grammar_checker = self.grammar_checker or shared_grammar_checker(
+            self.remote_server, self.language, self.timeout
+        )
         self.remote_server = self.grammar_checker.remote_server
         self.language = self.grammar_checker.language
+        self.timeout = self.grammar_checker.timeout
 
     def response_values(self, table: ResponseTable) -> np.ndarray:
         return self.grammar_checker.error_shares(table.texts, verbose=self.verbose)

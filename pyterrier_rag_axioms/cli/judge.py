@@ -19,10 +19,28 @@ from pyterrier_rag_axioms.cli._common import (
 )
 from pyterrier_rag_axioms.registry import RAG_AXIOMS
 
-#: The axioms run when ``--axioms`` is not given (CLAR1 only with a LanguageTool server).
+#: The axioms run when ``--axioms`` is not given (CLAR1 only where a LanguageTool server answers).
 DEFAULT_AXIOMS = tuple(RAG_AXIOMS)
 
 _SYMBOLS = {1.0: "a", -1.0: "b", 0.0: "."}
+
+
+def answering_languagetool_url() -> str | None:
+    """The default LanguageTool URL (``$RAG_AXIOMS_LANGUAGETOOL_URL`` or 127.0.0.1:8081) if a server answers there.
+
+    Otherwise ``None``, after saying that CLAR1 is left out and how to include it.
+    """
+    from pyterrier_rag_axioms.languagetool import answers, default_url
+
+    url = default_url()
+    if answers(url, timeout=5.0):
+        return url
+    print(
+        f"CLAR1 skipped: no LanguageTool server answered at {url} (start one with "
+        "`python -m pyterrier_rag_axioms.languagetool start`, or use --languagetool-url URL).\n"
+    )
+    return None
+
 
 def format_query_table(responses: pd.DataFrame, preferences: pd.DataFrame, axiom_names: Sequence[str]) -> str:
     """A readable table of one query's responses and every axiom's preference per pair."""
@@ -49,7 +67,11 @@ def judge_main(argv: Sequence[str]) -> int:
     parser.add_argument("input", nargs="?", default=str(SAMPLE_PATH), help="response file (JSONL, TSV or Parquet)")
     parser.add_argument("--axioms", help="comma-separated short names (default: all RAG axioms that can run)")
     parser.add_argument("--output", help="save the preference frame (.jsonl, .tsv or .parquet)")
-    parser.add_argument("--languagetool-url", help="URL of a LanguageTool server, enables CLAR1")
+    parser.add_argument(
+        "--languagetool-url",
+        help="URL of a LanguageTool server for CLAR1 (default: $RAG_AXIOMS_LANGUAGETOOL_URL or http://127.0.0.1:8081, "
+        "used where a server answers)",
+    )
     parser.add_argument("--aspects", default="noun_chunks", choices=["noun_chunks", "entities"])
     parser.add_argument("--verbose", action="store_true", help="show progress")
     args = parser.parse_args(argv)
@@ -61,13 +83,12 @@ def judge_main(argv: Sequence[str]) -> int:
         format_of(args.output)  # an unknown output format fails before any judging
     names = parse_axiom_names(args.axioms)
     if names is None:
+        args.languagetool_url = args.languagetool_url or answering_languagetool_url()
         names = [name for name in DEFAULT_AXIOMS if name != "CLAR1" or args.languagetool_url]
     axioms = build_axioms(names, languagetool_url=args.languagetool_url, aspects=args.aspects, verbose=args.verbose)
     responses = response_frame(read_responses(args.input))
     if not args.verbose:
         quiet_model_loading()
-    if args.axioms is None and not args.languagetool_url:
-        print("CLAR1 skipped: no LanguageTool server configured (use --languagetool-url URL).\n")
     pipeline = axioms[0]
     for axiom in axioms[1:]:
         pipeline = pipeline >> axiom

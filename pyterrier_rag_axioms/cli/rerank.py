@@ -127,7 +127,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--output", help="save the ranking: a TREC run file (.run, .txt, .trec) or a frame (.jsonl, .tsv, .parquet)"
     )
     parser.add_argument("--run-name", default="rag-axioms", help="run name in a TREC run file (default: %(default)s)")
-    parser.add_argument("--languagetool-url", help="URL of a LanguageTool server, needed by CLAR1")
+    parser.add_argument(
+        "--languagetool-url",
+        help="URL of a LanguageTool server for CLAR1 (default: $RAG_AXIOMS_LANGUAGETOOL_URL or http://127.0.0.1:8081)",
+    )
     parser.add_argument("--aspects", default="noun_chunks", choices=["noun_chunks", "entities"])
     parser.add_argument("--verbose", action="store_true", help="show progress")
     return parser
