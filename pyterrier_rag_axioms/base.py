@@ -10,6 +10,7 @@ import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, preference_frame, response_frame
+from pyterrier_rag_axioms.tools.cache import flush_caches
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
 
 
@@ -74,6 +75,7 @@ class Axiom(pt.Transformer, ABC):
             return pairs.reindex(columns=columns).assign(**{self.name: pd.Series(dtype=float)})
         table = ResponseTable.from_pairs(pairs)
         pairs[self.name] = self.preferences(table)
+        flush_caches()  # what the models computed for this axiom persists, where a cache is set
         return pairs
 
     @abstractmethod
@@ -119,6 +121,7 @@ class FeatureAxiom(Axiom):
         responses = response_frame(inp, self)
         table = ResponseTable.from_responses(responses)
         values = self.response_values(table) if len(table) else np.array([], dtype=float)
+        flush_caches()
         return responses.assign(**{f"{self.name}_value": np.asarray(values, dtype=float)})
 
 
