@@ -55,6 +55,23 @@ def build_axioms(names: Sequence[str], *, languagetool_url: str | None, aspects:
     return axioms
 
 
+def add_cache_option(parser: argparse.ArgumentParser) -> None:
+    """The ``--cache DIR`` option: a persistent cache of parses and embeddings (see README, "Speed")."""
+    parser.add_argument(
+        "--cache",
+        metavar="DIR",
+        help="keep parses and embeddings in DIR and reuse them in later runs (default: $RAG_AXIOMS_CACHE, if set)",
+    )
+
+
+def use_cache_option(args: argparse.Namespace) -> None:
+    """Make ``--cache DIR`` the package-wide cache directory (without it, ``RAG_AXIOMS_CACHE`` applies)."""
+    if args.cache:
+        from pyterrier_rag_axioms.tools.cache import set_cache_dir
+
+        set_cache_dir(args.cache)
+
+
 def quiet_model_loading() -> None:
     """Hide the progress bars that model libraries print while loading weights."""
     try:
@@ -96,11 +113,13 @@ def judge_main(argv: Sequence[str]) -> int:
     parser.add_argument("--languagetool-url", help="URL of a LanguageTool server, enables CLAR1")
     parser.add_argument("--aspects", default="noun_chunks", choices=["noun_chunks", "entities"])
     parser.add_argument("--verbose", action="store_true", help="show progress")
+    add_cache_option(parser)
     args = parser.parse_args(argv)
 
     from pyterrier_rag_axioms.frames import response_frame
     from pyterrier_rag_axioms.io import read_responses, write_frame
 
+    use_cache_option(args)
     if not args.verbose:
         quiet_model_loading()
 

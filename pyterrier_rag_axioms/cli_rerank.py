@@ -43,7 +43,7 @@ def format_ranking(group: pd.DataFrame, *, width: int = 90) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from pyterrier_rag_axioms.cli import SAMPLE_PATH
+    from pyterrier_rag_axioms.cli import SAMPLE_PATH, add_cache_option
 
     parser = argparse.ArgumentParser(
         prog="rag-axioms rerank",
@@ -81,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--languagetool-url", help="URL of a LanguageTool server, needed by CLAR1")
     parser.add_argument("--aspects", default="noun_chunks", choices=["noun_chunks", "entities"])
     parser.add_argument("--verbose", action="store_true", help="show progress")
+    add_cache_option(parser)
     return parser
 
 
@@ -89,11 +90,12 @@ def rerank_main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
 
     from pyterrier_rag_axioms.aggregation import COMBINATORS, MajorityVote, WeightedSum
-    from pyterrier_rag_axioms.cli import build_axioms, quiet_model_loading
+    from pyterrier_rag_axioms.cli import build_axioms, quiet_model_loading, use_cache_option
     from pyterrier_rag_axioms.frames import response_frame
     from pyterrier_rag_axioms.io import read_responses
     from pyterrier_rag_axioms.reranking import AxiomaticReranker
 
+    use_cache_option(args)
     if not args.verbose:
         quiet_model_loading()
     names = [name.strip() for name in args.axioms.split(",") if name.strip()]
