@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from pyterrier_rag_axioms.axioms._analyzed import AnalyzedFeatureAxiom, TextFeatureAxiom
 from pyterrier_rag_axioms.axioms.coverage import AspectSentenceCoverageAxiom
-from pyterrier_rag_axioms.base import AnalyzedFeatureAxiom, TextFeatureAxiom
 from pyterrier_rag_axioms.frames import Context, ResponseTable
 from pyterrier_rag_axioms.tools.rouge import RougeLsum, rouge_lsum_text
 from pyterrier_rag_axioms.tools.text import TextAnalysis
@@ -83,7 +83,11 @@ class EntityContradictionConsistencyAxiom(TextFeatureAxiom):
     prefer_higher = False
 
     def text_value(self, analysis: TextAnalysis) -> float:
-        return analysis.contradiction_share
+        """Share of distinct named entities that occur both negated and not (NaN without any)."""
+        polarities = analysis.entity_polarities
+        if not polarities:
+            return float("nan")
+        return sum(len(polarity) == 2 for polarity in polarities.values()) / len(polarities)
 
 
 CONS1 = AspectSimilaritySentenceCountConsistencyAxiom

@@ -1,4 +1,4 @@
-"""Text analysis with spaCy: sentences, terms, aspects, subject-verb-object triples, negation.
+"""Text analysis with spaCy: sentences, words, terms, aspects, entities and their negation.
 
 Every distinct text is parsed once per process and per model (:class:`TextAnalyzer` keeps a cache
 of :class:`TextAnalysis` records), whichever and however many axioms ask for it. Texts are parsed
@@ -24,8 +24,7 @@ import importlib.util
 import json
 import os
 import re
-import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -54,9 +53,6 @@ _CITATIONS_ONLY = re.compile(rf"(?:\s*{CITATION_PATTERN.pattern}\s*[.,;:!?]?)+\s
 
 #: Pipeline components that run only for texts whose analysis needs them (see :class:`TextAnalyzer`).
 DEFERRED_COMPONENTS: tuple[str, ...] = ("lemmatizer", "ner", "negex")
-
-_SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
-_OBJECT_DEPS = frozenset({"dobj", "obj", "dative", "attr", "oprd", "acomp", "ccomp", "xcomp"})
 
 
 def load_spacy_model(model: str | None = None) -> Language:
@@ -95,20 +91,6 @@ def _normalize_aspect(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def _subjects_of(verb: Token) -> list[Token]:
-    subjects = [child for child in verb.children if child.dep_ in _SUBJECT_DEPS]
-    return subjects + [conjunct for subject in subjects for conjunct in subject.conjuncts]
-
-
-def _has_object(verb: Token) -> bool:
-    for child in verb.children:
-        if child.dep_ in _OBJECT_DEPS:
-            return True
-        if child.dep_ in {"prep", "agent"} and any(grandchild.dep_ == "pobj" for grandchild in child.children):
-            return True
-    return False
-
-
 class TextAnalysis:
     """What spaCy finds in one text; each property is computed once, on first use.
 
@@ -141,6 +123,7 @@ class TextAnalysis:
         self._pending = pending
         self._analyzer = analyzer if analyzer is not None else pending
         self._request: list[TextAnalysis] | None = None
+        self._derived: dict[str, object] = {}
         self._stored: frozenset[str] = frozenset()
 
     @property
@@ -161,6 +144,15 @@ class TextAnalysis:
         if self._doc is None:
             self._analyzer._complete(self._request or [self], syntax_only=True)
         return self._doc
+
+    def derived(self, key: str, compute: Callable[[TextAnalysis], object]) -> object:
+        """The value ``compute(self)``, computed once per text and ``key``, and kept in a persistent cache
+        where the analyzer has one. ``key`` must name everything the value depends on besides the
+        parse (the function, the version of its code, its parameters); the value must be JSON
+        (a number, string, list or dict of them)."""
+        if key not in self._derived:
+            self._derived[key] = compute(self)
+        return self._derived[key]
 
     @cached_property
     def sentences(self) -> list[Span]:
@@ -214,60 +206,32 @@ class TextAnalysis:
         return tuple(dict.fromkeys(_normalize_aspect(entity.text) for entity in self.doc.ents))
 
     @cached_property
-    def subject_verb_distances(self) -> list[int]:
-        """For each subject-verb-object triple, the largest token distance of a subject to its verb."""
-        distances = []
-        for token in self.syntax:
-            if token.pos_ not in {"VERB", "AUX"}:
-                continue
-            subjects = _subjects_of(token)
-            if subjects and _has_object(token):
-                distances.append(max(abs(token.i - subject.i) for subject in subjects))
-        return distances
-
-    @cached_property
-    def contradiction_share(self) -> float:
-        """Share of distinct named entities that occur both negated and not (NaN without any)."""
+    def entity_polarities(self) -> dict[str, frozenset[bool]]:
+        """Distinct named entities of :data:`NAMED_ENTITY_TYPES` (lower-cased), each with whether it
+        occurs negated (``True``, by negspaCy) and not negated (``False``)."""
         polarities: dict[str, set[bool]] = {}
         for entity in self.doc.ents:
             if entity.label_ in NAMED_ENTITY_TYPES:
                 polarities.setdefault(_normalize_aspect(entity.text), set()).add(bool(entity._.negex))
-        if not polarities:
-            return float("nan")
-        return sum(len(polarity) == 2 for polarity in polarities.values()) / len(polarities)
-
-    @cached_property
-    def word_length_deviation(self) -> float:
-        """Population standard deviation of the sentences' average word lengths (NaN without words)."""
-        averages = []
-        for sentence in self.sentences:
-            lengths = [len(token.text) for token in sentence if not (token.is_punct or token.is_space)]
-            if lengths:
-                averages.append(sum(lengths) / len(lengths))
-        return float(np.std(averages)) if averages else float("nan")
-
-    @cached_property
-    def average_subject_verb_distance(self) -> float:
-        """Mean of :attr:`subject_verb_distances` (NaN without triples)."""
-        distances = self.subject_verb_distances
-        return statistics.fmean(distances) if distances else float("nan")
+        return {entity: frozenset(polarity) for entity, polarity in polarities.items()}
 
 
-#: The values of a :class:`TextAnalysis` that a cache stores, with the type each is read back as.
+#: The values of a :class:`TextAnalysis` that a cache stores, with the type each is read back as;
+#: besides these, every value kept by :meth:`TextAnalysis.derived`.
 CACHED_FIELDS: dict[str, type] = {
     "sentence_texts": list,
     "word_texts": list,
     "terms": list,
     "noun_chunks": tuple,
     "entities": tuple,
-    "subject_verb_distances": list,
-    "contradiction_share": float,
-    "word_length_deviation": float,
 }
+#: Prefix of the cache field of a value kept by :meth:`TextAnalysis.derived`.
+DERIVED_PREFIX = "derived:"
 
 
+@functools.cache
 def derivation_version() -> str:
-    """The version of what this module derives from a parse: a hash of its source.
+    """The version of what this module derives from a parse: a hash of its source (read once).
 
     Any change of this module (segmentation, aspects, word or entity rules) gives cached values a
     new namespace, so values derived by another version are never read.
@@ -425,11 +389,17 @@ class TextAnalyzer:
         keys = {model_cache.text_key(text): text for text in texts}
         for key, fields in cache.get_many(namespace, list(keys)).items():
             values = {field: _decode_field(field, value) for field, value in fields.items() if field in CACHED_FIELDS}
-            if not values:
+            derived = {
+                field[len(DERIVED_PREFIX) :]: json.loads(value)
+                for field, value in fields.items()
+                if field.startswith(DERIVED_PREFIX)
+            }
+            if not values and not derived:
                 continue
             analysis = TextAnalysis(None, text=keys[bytes(key)], analyzer=self)
             analysis.__dict__.update(values)  # cached_property reads the instance dict first
-            analysis._stored = frozenset(values)
+            analysis._derived.update(derived)
+            analysis._stored = frozenset(values) | {DERIVED_PREFIX + name for name in derived}
             self._cache[analysis.text] = analysis
 
     def flush(self) -> None:
@@ -440,11 +410,18 @@ class TextAnalyzer:
         cache, namespace, description = store
         entries = []
         for analysis in self._cache.values():
-            computed = analysis.__dict__.keys() & CACHED_FIELDS.keys()
+            computed = (analysis.__dict__.keys() & CACHED_FIELDS.keys()) | {
+                DERIVED_PREFIX + name for name in analysis._derived
+            }
             new = computed - analysis._stored
             if new:
                 key = model_cache.text_key(analysis.text)
-                entries.extend((key, field, _encode_field(analysis.__dict__[field])) for field in sorted(new))
+                for field in sorted(new):
+                    if field.startswith(DERIVED_PREFIX):
+                        value = analysis._derived[field[len(DERIVED_PREFIX) :]]
+                    else:
+                        value = analysis.__dict__[field]
+                    entries.append((key, field, _encode_field(value)))
                 analysis._stored = frozenset(computed)
         cache.put_many(namespace, description, entries)
 
@@ -609,7 +586,3 @@ def resolve_aspects(aspects: AspectsArgument) -> AspectExtraction:
         return aspects
     raise ValueError(f"aspects must be 'noun_chunks', 'entities' or an AspectExtraction, not {aspects!r}")
 
-
-def sentences_of(analyses: Sequence[TextAnalysis]) -> list[list[str]]:
-    """The sentence texts of each analysis."""
-    return [analysis.sentence_texts for analysis in analyses]

