@@ -9,7 +9,6 @@ onnxruntime instead of torch (see :mod:`pyterrier_rag_axioms.tools.onnx_encoder`
 
 from __future__ import annotations
 
-import functools
 import importlib.metadata
 import os
 from collections.abc import Iterable, Sequence
@@ -19,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from pyterrier_rag_axioms.tools import cache as model_cache
+from pyterrier_rag_axioms.tools._shared import SharedTool
 
 #: Encoders: sentence-transformers with torch (default), or an ONNX export run by onnxruntime.
 BACKENDS: tuple[str, ...] = ("torch", "onnx", "onnx-int8")
@@ -27,6 +27,7 @@ EMBEDDING_VERSION = 1
 
 #: The name by which the default model is known on the Hugging Face hub.
 DEFAULT_SENTENCE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+
 
 
 def _default_model_path() -> str:
@@ -61,7 +62,7 @@ def sentence_model_identity(path: str) -> dict:
     return {"name": directory.name, "files": model_cache.namespace_of(files).hex()}
 
 
-class SentenceSimilarity:
+class SentenceSimilarity(SharedTool):
     """Cosine similarity of sentence-transformers embeddings, with one embedding per distinct text.
 
     Use :func:`sentence_similarity` to get the instance shared by all axioms for a model. An
@@ -69,6 +70,8 @@ class SentenceSimilarity:
     configuration in the receiving process, so axioms can be sent to worker processes
     (``.parallel(N)``).
     """
+
+    configuration = ("model", "batch_size", "device", "backend", "cache_dir")
 
     def __init__(
         self,
@@ -204,9 +207,6 @@ class SentenceSimilarity:
     def __len__(self) -> int:
         return len(self._cache)
 
-    def __reduce__(self):
-        return _shared_sentence_similarity, (self.model, self.batch_size, self.device, self.backend, self.cache_dir)
-
     def __repr__(self) -> str:
         backend = "" if self.backend == "torch" else f", backend={self.backend!r}"
         return f"SentenceSimilarity(model={self.model!r}{backend})"
@@ -214,35 +214,7 @@ class SentenceSimilarity:
 
 def sentence_similarity(model: str | None = None) -> SentenceSimilarity:
     """The process-wide :class:`SentenceSimilarity` for a model (default: all-MiniLM-L6-v2)."""
-    return _sentence_similarity_of_model(model)  # one cache key however the model is passed
-
-
-@functools.cache
-def _sentence_similarity_of_model(model: str | None) -> SentenceSimilarity:
-    return SentenceSimilarity(model)
-
-
-_similarities_by_configuration: dict[tuple, SentenceSimilarity] = {}
-
-
-def _shared_sentence_similarity(
-    model: str | None,
-    batch_size: int,
-    device: str | None,
-    backend: str = "torch",
-    cache_dir: str | os.PathLike | bool | None = None,
-) -> SentenceSimilarity:
-    """The process-wide instance of a configuration: what an unpickled :class:`SentenceSimilarity` becomes."""
-    similarity = sentence_similarity(model)
-    configuration = (batch_size, device, backend, cache_dir)
-    if (similarity.batch_size, similarity.device, similarity.backend, similarity.cache_dir) == configuration:
-        return similarity
-    key = (model, *configuration)
-    if key not in _similarities_by_configuration:
-        _similarities_by_configuration[key] = SentenceSimilarity(
-            model, batch_size=batch_size, device=device, backend=backend, cache_dir=cache_dir
-        )
-    return _similarities_by_configuration[key]
+    return SentenceSimilarity.shared(model=model)
 
 
 def resolve_sentence_similarity(similarity: SentenceSimilarity | str | None) -> SentenceSimilarity:

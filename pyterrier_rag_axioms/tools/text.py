@@ -33,6 +33,7 @@ import numpy as np
 import pyterrier as pt
 
 from pyterrier_rag_axioms.tools import cache as model_cache
+from pyterrier_rag_axioms.tools._shared import SharedTool
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -53,6 +54,7 @@ _CITATIONS_ONLY = re.compile(rf"(?:\s*{CITATION_PATTERN.pattern}\s*[.,;:!?]?)+\s
 
 #: Pipeline components that run only for texts whose analysis needs them (see :class:`TextAnalyzer`).
 DEFERRED_COMPONENTS: tuple[str, ...] = ("lemmatizer", "ner", "negex")
+
 
 
 def load_spacy_model(model: str | None = None) -> Language:
@@ -286,7 +288,7 @@ def _decode_field(field: str, value: bytes):
     return kind(decoded) if kind is not list else decoded
 
 
-class TextAnalyzer:
+class TextAnalyzer(SharedTool):
     """Parses texts with one spaCy pipeline and keeps one :class:`TextAnalysis` per distinct text.
 
     Texts are parsed in batches of ``batch_size`` with ``nlp.pipe``, first without the components
@@ -303,6 +305,8 @@ class TextAnalyzer:
     pickles as its configuration and unpickles as the shared analyzer of that configuration in the
     receiving process, so axioms can be sent to worker processes (``.parallel(N)``).
     """
+
+    configuration = ("model", "batch_size", "defer_components", "n_process", "cache_dir")
 
     def __init__(
         self,
@@ -495,45 +499,13 @@ class TextAnalyzer:
     def __len__(self) -> int:
         return len(self._cache)
 
-    def __reduce__(self):
-        configuration = (self.model, self.batch_size, self.defer_components, self.n_process, self.cache_dir)
-        return _shared_text_analyzer, configuration
-
     def __repr__(self) -> str:
         return f"TextAnalyzer(model={self.model!r})"
 
 
 def text_analyzer(model: str | None = None) -> TextAnalyzer:
     """The process-wide :class:`TextAnalyzer` for a spaCy model (default: see :class:`TextAnalyzer`)."""
-    return _text_analyzer_of_model(model)  # one cache key however the model is passed
-
-
-@functools.cache
-def _text_analyzer_of_model(model: str | None) -> TextAnalyzer:
-    return TextAnalyzer(model)
-
-
-_analyzers_by_configuration: dict[tuple, TextAnalyzer] = {}
-
-
-def _shared_text_analyzer(
-    model: str | None,
-    batch_size: int = 64,
-    defer_components: bool = True,
-    n_process: int = 1,
-    cache_dir: str | os.PathLike | bool | None = None,
-) -> TextAnalyzer:
-    """The process-wide analyzer of a configuration: what an unpickled :class:`TextAnalyzer` becomes."""
-    analyzer = text_analyzer(model)
-    configuration = (batch_size, defer_components, n_process, cache_dir)
-    if (analyzer.batch_size, analyzer.defer_components, analyzer.n_process, analyzer.cache_dir) == configuration:
-        return analyzer
-    key = (model, *configuration)
-    if key not in _analyzers_by_configuration:
-        _analyzers_by_configuration[key] = TextAnalyzer(
-            model, batch_size=batch_size, defer_components=defer_components, n_process=n_process, cache_dir=cache_dir
-        )
-    return _analyzers_by_configuration[key]
+    return TextAnalyzer.shared(model=model)
 
 
 def resolve_text_analyzer(analyzer: TextAnalyzer | str | None) -> TextAnalyzer:
