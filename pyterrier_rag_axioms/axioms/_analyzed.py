@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import sys
@@ -36,7 +37,14 @@ class TextFeatureAxiom(AnalyzedFeatureAxiom):
         also in a persistent cache: the class, a hash of its module's source and the parameters
         (not the margin or column name), so values of other code or parameters are never read."""
         cls = type(self)
-        parameters = json.dumps(self._parameters(), sort_keys=True, default=repr)
+        parameters = json.dumps(
+            {
+                declared.name: repr(getattr(self, declared.name))
+                for declared in dataclasses.fields(self)
+                if declared.name not in _NOT_IN_VALUE
+            },
+            sort_keys=True,
+        )
         return f"{cls.__module__}.{cls.__qualname__}@{_module_version(cls.__module__)}:{parameters}"
 
     def response_values(self, table: ResponseTable) -> np.ndarray:
@@ -46,6 +54,10 @@ class TextFeatureAxiom(AnalyzedFeatureAxiom):
 
     def _float_text_value(self, analysis: TextAnalysis) -> float:
         return float(self.text_value(analysis))
+
+
+#: Parameters that do not change a text's value (the analyzer is part of the cache's namespace).
+_NOT_IN_VALUE = frozenset({"margin_fraction", "name", "verbose", "text_analyzer", "sentence_similarity"})
 
 
 @functools.cache
