@@ -21,6 +21,7 @@ from pyterrier_rag_axioms.frames import (
     restore_names,
     warn_missing_context,
 )
+from pyterrier_rag_axioms.tools.cache import flush_caches
 
 T = TypeVar("T")
 
@@ -183,6 +184,7 @@ class Axiom(pt.Transformer, ABC):
         table = ResponseTable.from_pairs(pairs)
         warn_missing_context(table, self, context_readers(self))
         pairs[self.name] = self.preferences(table)
+        flush_caches()  # what the models computed for this axiom persists, where a cache is set
         return pairs
 
     @abstractmethod
@@ -232,5 +234,6 @@ class FeatureAxiom(Axiom):
         responses = response_frame(inp, self)
         table = ResponseTable.from_responses(responses)
         values = self.response_values(table) if len(table) else np.array([], dtype=float)
+        flush_caches()
         frame = responses.assign(**{f"{self.name}_value": np.asarray(values, dtype=float)})
         return restore_names(frame, responses.attrs.get(NAMES_ATTR, {}))  # pyterrier-rag's names, where given

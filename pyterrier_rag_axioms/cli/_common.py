@@ -3,6 +3,7 @@ and how bad input or arguments are reported (one line, exit status 2, never a tr
 
 from __future__ import annotations
 
+import argparse
 import inspect
 import sys
 import textwrap
@@ -76,6 +77,23 @@ def build_axioms(
             options["aspects"] = aspects
         axioms.append(cls(**options))
     return axioms
+
+
+def add_cache_option(parser: argparse.ArgumentParser) -> None:
+    """The ``--cache DIR`` option: a persistent cache of parses and embeddings (see README, "Speed")."""
+    parser.add_argument(
+        "--cache",
+        metavar="DIR",
+        help="keep parses and embeddings in DIR and reuse them in later runs (default: $RAG_AXIOMS_CACHE, if set)",
+    )
+
+
+def use_cache_option(args: argparse.Namespace) -> None:
+    """Make ``--cache DIR`` the package-wide cache directory (without it, ``RAG_AXIOMS_CACHE`` applies)."""
+    if args.cache:
+        from pyterrier_rag_axioms.tools.cache import set_cache_dir
+
+        set_cache_dir(args.cache)
 
 
 def quiet_model_loading() -> None:

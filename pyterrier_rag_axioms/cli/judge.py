@@ -12,10 +12,12 @@ import pandas as pd
 
 from pyterrier_rag_axioms.cli._common import (
     SAMPLE_PATH,
+    add_cache_option,
     build_axioms,
     parse_axiom_names,
     quiet_model_loading,
     shorten,
+    use_cache_option,
 )
 from pyterrier_rag_axioms.registry import RAG_AXIOMS
 
@@ -74,6 +76,7 @@ def judge_main(argv: Sequence[str]) -> int:
     )
     parser.add_argument("--aspects", default="noun_chunks", choices=["noun_chunks", "entities"])
     parser.add_argument("--verbose", action="store_true", help="show progress")
+    add_cache_option(parser)
     args = parser.parse_args(argv)
 
     from pyterrier_rag_axioms.frames import response_frame
@@ -81,6 +84,7 @@ def judge_main(argv: Sequence[str]) -> int:
 
     if args.output:
         format_of(args.output)  # an unknown output format fails before any judging
+    use_cache_option(args)
     names = parse_axiom_names(args.axioms)
     if names is None:
         args.languagetool_url = args.languagetool_url or answering_languagetool_url()

@@ -11,10 +11,12 @@ import pandas as pd
 from pyterrier_rag_axioms.cli._common import (
     SAMPLE_PATH,
     CommandLineError,
+    add_cache_option,
     build_axioms,
     parse_axiom_names,
     quiet_model_loading,
     shorten,
+    use_cache_option,
 )
 
 #: The axioms combined when ``--axioms`` is not given.
@@ -133,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--aspects", default="noun_chunks", choices=["noun_chunks", "entities"])
     parser.add_argument("--verbose", action="store_true", help="show progress")
+    add_cache_option(parser)
     return parser
 
 
@@ -146,6 +149,7 @@ def rerank_main(argv: Sequence[str]) -> int:
     from pyterrier_rag_axioms.registry import COMBINATORS
     from pyterrier_rag_axioms.reranking import AxiomaticReranker
 
+    use_cache_option(args)
     if not args.verbose:
         quiet_model_loading()
     if args.output:

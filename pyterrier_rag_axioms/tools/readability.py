@@ -21,8 +21,8 @@ def syllable_count(word: str, *, language: str = "en_US") -> int:
 
 def flesch_reading_ease(analysis: TextAnalysis, *, language: str = "en_US") -> float:
     """206.835 - 1.015 * words/sentences - 84.6 * syllables/words; higher is easier (NaN without words)."""
-    words = [token.text for token in analysis.words]
-    sentences = len(analysis.sentences)
+    words = analysis.word_texts
+    sentences = len(analysis.sentence_texts)
     if not words or sentences == 0:
         return float("nan")
     syllables = sum(syllable_count(word, language=language) for word in words)

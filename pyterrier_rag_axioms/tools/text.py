@@ -13,18 +13,30 @@ components that only some properties need (lemmatizer, named entities, negation)
 use, once per text, in one batch over the texts of the request that asked for it, with the same
 results as the full pipeline: passages that only need sentences and noun chunks are never run
 through named-entity recognition.
+
+With a cache directory (``TextAnalyzer(cache_dir=...)``, :func:`~pyterrier_rag_axioms.tools.cache.set_cache_dir`
+or ``RAG_AXIOMS_CACHE``), the values in :data:`CACHED_FIELDS` persist across processes (see
+:mod:`pyterrier_rag_axioms.tools.cache`): a text whose needed values are all stored is not parsed,
+and when no text needs parsing, spaCy is not even imported.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.metadata
+import importlib.util
+import json
+import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
 import numpy as np
 import pyterrier as pt
 
+from pyterrier_rag_axioms.tools import cache as model_cache
 from pyterrier_rag_axioms.tools._shared import SharedTool
 
 if TYPE_CHECKING:
@@ -92,35 +104,63 @@ class TextAnalysis:
 
     ``doc`` is the text parsed by the whole pipeline. An analysis made by a :class:`TextAnalyzer`
     may start with the syntax only; the rest of the pipeline then runs when ``doc`` (or a property
-    that needs lemmas or entities) is first used.
+    that needs lemmas or entities) is first used. An analysis read from a cache starts without a
+    parse, with the values of :data:`CACHED_FIELDS` that were stored; the text is parsed (with the
+    other texts of the same request) only when a value that was not stored is asked for.
     """
 
-    def __init__(self, doc: Doc, *, pending: TextAnalyzer | None = None):
+    def __init__(
+        self,
+        doc: Doc | None,
+        *,
+        pending: TextAnalyzer | None = None,
+        text: str | None = None,
+        analyzer: TextAnalyzer | None = None,
+    ):
         """
         Args:
-            doc: the parsed text.
+            doc: the parsed text (``None``: not parsed yet; then ``text`` and ``analyzer`` are needed).
             pending: the analyzer whose deferred components have not run on ``doc`` yet (internal).
+            text: the text, where ``doc`` is ``None``.
+            analyzer: the analyzer that parses the text when needed, where ``doc`` is ``None``.
         """
+        if doc is None and (text is None or analyzer is None):
+            raise ValueError("TextAnalysis: without a doc, text and analyzer are needed")
         self._doc = doc
+        self._text = doc.text if doc is not None else text
         self._pending = pending
+        self._analyzer = analyzer if analyzer is not None else pending
         self._request: list[TextAnalysis] | None = None
+        self._derived: dict[str, object] = {}
+        self._stored: frozenset[str] = frozenset()
 
     @property
     def doc(self) -> Doc:
         """The text as parsed by the whole pipeline."""
-        if self._pending is not None:
-            self._pending._complete(self._request or [self])
+        if self._doc is None or self._pending is not None:
+            self._analyzer._complete(self._request or [self])
         return self._doc
 
     @property
     def text(self) -> str:
         """The analysed text."""
-        return self._doc.text
+        return self._text
 
     @property
     def syntax(self) -> Doc:
         """The parsed text, with tags and dependency parse, perhaps without lemmas or entities."""
+        if self._doc is None:
+            self._analyzer._complete(self._request or [self], syntax_only=True)
         return self._doc
+
+    def derived(self, key: str, compute: Callable[[TextAnalysis], object]) -> object:
+        """The value ``compute(self)``, computed once per text and ``key``, and kept in a persistent cache
+        where the analyzer has one. ``key`` must name everything the value depends on besides the
+        parse (the function, the version of its code, its parameters); the value must be JSON
+        (a number, string, list or dict of them)."""
+        if key not in self._derived:
+            self._derived[key] = compute(self)
+        return self._derived[key]
 
     @cached_property
     def sentences(self) -> list[Span]:
@@ -148,6 +188,11 @@ class TextAnalysis:
     def words(self) -> list[Token]:
         """Tokens that are neither punctuation nor whitespace."""
         return [token for token in self.syntax if not (token.is_punct or token.is_space)]
+
+    @cached_property
+    def word_texts(self) -> list[str]:
+        """The text of each of :attr:`words`."""
+        return [token.text for token in self.words]
 
     @cached_property
     def terms(self) -> list[str]:
@@ -179,6 +224,76 @@ class TextAnalysis:
         return {entity: frozenset(polarity) for entity, polarity in polarities.items()}
 
 
+#: The values of a :class:`TextAnalysis` that a cache stores, with the type each is read back as;
+#: besides these, every value kept by :meth:`TextAnalysis.derived`.
+CACHED_FIELDS: dict[str, type] = {
+    "sentence_texts": list,
+    "word_texts": list,
+    "terms": list,
+    "noun_chunks": tuple,
+    "entities": tuple,
+}
+#: Prefix of the cache field of a value kept by :meth:`TextAnalysis.derived`.
+DERIVED_PREFIX = "derived:"
+
+
+@functools.cache
+def derivation_version() -> str:
+    """The version of what this module derives from a parse: a hash of its source (read once).
+
+    Any change of this module (segmentation, aspects, word or entity rules) gives cached values a
+    new namespace, so values derived by another version are never read.
+    """
+    return model_cache.source_fingerprint(__file__)
+
+
+def spacy_model_identity(model: str | None) -> dict | None:
+    """Name, version and a hash of the ``meta.json`` of the spaCy model that :func:`load_spacy_model` loads.
+
+    Found without importing spaCy (from an installed model package or a model directory); ``None``
+    where the model cannot be found that way.
+    """
+    candidates = DEFAULT_SPACY_MODELS if model is None else (model,)
+    for candidate in candidates:
+        meta_path = None
+        if os.sep in candidate or Path(candidate).is_dir():
+            meta_path = Path(candidate) / "meta.json"
+        elif candidate.isidentifier():
+            try:
+                spec = importlib.util.find_spec(candidate)
+            except (ImportError, ValueError):
+                spec = None
+            if spec is not None and spec.submodule_search_locations:
+                meta_path = Path(next(iter(spec.submodule_search_locations))) / "meta.json"
+        if meta_path is None or not meta_path.is_file():
+            continue
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        versions = {}
+        for package in ("spacy", "negspacy"):
+            try:
+                versions[package] = importlib.metadata.version(package)
+            except importlib.metadata.PackageNotFoundError:
+                versions[package] = None
+        return {
+            "model": candidate,
+            "name": f"{meta.get('lang')}_{meta.get('name')}",
+            "version": meta.get("version"),
+            "meta_sha256": model_cache.source_fingerprint(meta_path),
+            **versions,
+        }
+    return None
+
+
+def _encode_field(value) -> bytes:
+    return json.dumps(value, ensure_ascii=False, allow_nan=True).encode("utf-8")
+
+
+def _decode_field(field: str, value: bytes):
+    kind = CACHED_FIELDS[field]
+    decoded = json.loads(value)
+    return kind(decoded) if kind is not list else decoded
+
+
 class TextAnalyzer(SharedTool):
     """Parses texts with one spaCy pipeline and keeps one :class:`TextAnalysis` per distinct text.
 
@@ -189,14 +304,25 @@ class TextAnalyzer(SharedTool):
     listen to a shared embedding layer (as in the ``en_core_web_*`` CNN pipelines); otherwise every
     text goes through the whole pipeline at once.
 
+    With a cache directory, the values in :data:`CACHED_FIELDS` are stored on disk as they are
+    computed and read back in later processes (see :mod:`pyterrier_rag_axioms.tools.cache`).
+
     Use :func:`text_analyzer` to get the instance shared by all axioms for a model. An analyzer
     pickles as its configuration and unpickles as the shared analyzer of that configuration in the
     receiving process, so axioms can be sent to worker processes (``.parallel(N)``).
     """
 
-    configuration = ("model", "batch_size", "defer_components")
+    configuration = ("model", "batch_size", "defer_components", "n_process", "cache_dir")
 
-    def __init__(self, model: str | None = None, *, batch_size: int = 64, defer_components: bool = True):
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        batch_size: int = 64,
+        defer_components: bool = True,
+        n_process: int = 1,
+        cache_dir: str | os.PathLike | bool | None = None,
+    ):
         """
         Args:
             model: spaCy model name or path (default: ``en_core_web_sm`` if installed, else
@@ -204,11 +330,23 @@ class TextAnalyzer(SharedTool):
             batch_size: texts per ``nlp.pipe`` batch.
             defer_components: run the components in :data:`DEFERRED_COMPONENTS` only where needed
                 (default); ``False`` runs the whole pipeline on every text.
+            n_process: processes of ``nlp.pipe`` for the syntax (more than 1 pays off with more
+                cores and many texts).
+            cache_dir: directory of a persistent cache of the analyses; ``None`` (default): the
+                package-wide setting (:func:`~pyterrier_rag_axioms.tools.cache.set_cache_dir`, else
+                the environment variable ``RAG_AXIOMS_CACHE``); ``False``: no cache.
         """
+        if batch_size < 1:
+            raise ValueError(f"TextAnalyzer: batch_size must be >= 1, not {batch_size!r}")
+        if n_process == 0 or n_process < -1:
+            raise ValueError(f"TextAnalyzer: n_process must be >= 1 or -1 (all cores), not {n_process!r}")
         self.model = model
         self.batch_size = batch_size
         self.defer_components = defer_components
+        self.n_process = n_process
+        self.cache_dir = cache_dir
         self._cache: dict[str, TextAnalysis] = {}
+        model_cache.register_flushable(self)
 
     @cached_property
     def nlp(self) -> Language:
@@ -229,30 +367,125 @@ class TextAnalyzer(SharedTool):
                 return ()  # listeners read the shared layer's output, which is dropped after parsing
         return tuple(deferred)
 
+    # --- the persistent cache ---------------------------------------------------------------------
+
+    def _store(self) -> tuple[model_cache.ModelWorkCache, bytes, dict] | None:
+        """The cache, namespace and namespace description in use, or ``None`` without a cache."""
+        directory = model_cache.resolve_cache_dir(self.cache_dir)
+        if directory is None:
+            return None
+        key = (directory, self.model, self.defer_components)
+        if getattr(self, "_store_key", None) != key:
+            identity = spacy_model_identity(self.model)
+            if identity is None:  # not findable without loading: identify the loaded pipeline
+                identity = {"model": self.model, "meta": self.nlp.meta, "pipeline": self.nlp.pipe_names}
+            description = {
+                "kind": "spacy-analysis",
+                "model": identity,
+                "defer_components": self.defer_components,
+                "derivation": derivation_version(),
+            }
+            self._store_key = key
+            namespace = model_cache.namespace_of(description)
+            self._store_value = (model_cache.model_work_cache(directory), namespace, description)
+        return self._store_value
+
+    def _read_cached(self, texts: list[str]) -> None:
+        """Make analyses without a parse for ``texts`` that have stored values."""
+        store = self._store()
+        if store is None or not texts:
+            return
+        cache, namespace, _ = store
+        keys = {model_cache.text_key(text): text for text in texts}
+        for key, fields in cache.get_many(namespace, list(keys)).items():
+            values = {field: _decode_field(field, value) for field, value in fields.items() if field in CACHED_FIELDS}
+            derived = {
+                field[len(DERIVED_PREFIX) :]: json.loads(value)
+                for field, value in fields.items()
+                if field.startswith(DERIVED_PREFIX)
+            }
+            if not values and not derived:
+                continue
+            analysis = TextAnalysis(None, text=keys[bytes(key)], analyzer=self)
+            analysis.__dict__.update(values)  # cached_property reads the instance dict first
+            analysis._derived.update(derived)
+            analysis._stored = frozenset(values) | {DERIVED_PREFIX + name for name in derived}
+            self._cache[analysis.text] = analysis
+
+    def flush(self) -> None:
+        """Store the cacheable values computed since the last flush (a no-op without a cache)."""
+        store = self._store() if self._cache else None
+        if store is None:
+            return
+        cache, namespace, description = store
+        entries = []
+        for analysis in self._cache.values():
+            computed = (analysis.__dict__.keys() & CACHED_FIELDS.keys()) | {
+                DERIVED_PREFIX + name for name in analysis._derived
+            }
+            new = computed - analysis._stored
+            if new:
+                key = model_cache.text_key(analysis.text)
+                for field in sorted(new):
+                    if field.startswith(DERIVED_PREFIX):
+                        value = analysis._derived[field[len(DERIVED_PREFIX) :]]
+                    else:
+                        value = analysis.__dict__[field]
+                    entries.append((key, field, _encode_field(value)))
+                analysis._stored = frozenset(computed)
+        cache.put_many(namespace, description, entries)
+
+    # --- parsing ----------------------------------------------------------------------------------
+
+    def _parse(self, texts: list[str], *, verbose: bool = False) -> list[Doc]:
+        """The syntax of ``texts`` (the deferred components left out), in order."""
+        kwargs = {"n_process": self.n_process} if self.n_process != 1 else {}
+        docs = self.nlp.pipe(texts, batch_size=self.batch_size, disable=list(self.deferred_components), **kwargs)
+        if verbose:
+            docs = pt.tqdm(docs, total=len(texts), desc="spaCy", unit="text")
+        parsed = []
+        for doc in docs:
+            doc.tensor = np.zeros((0,), dtype="float32")  # token vectors are not needed later
+            parsed.append(doc)
+        return parsed
+
     def analyse(self, texts: Iterable[str], *, verbose: bool = False) -> list[TextAnalysis]:
-        """Analyses of ``texts`` in order; texts not seen before are parsed in one batch."""
+        """Analyses of ``texts`` in order; texts neither seen nor cached are parsed in one batch."""
         texts = list(texts)
         missing = list(dict.fromkeys(text for text in texts if text not in self._cache))
         if missing:
-            deferred = self.deferred_components
+            self.flush()
+            self._read_cached(missing)
+            missing = [text for text in missing if text not in self._cache]
+        if missing:
+            pending = self if self.deferred_components else None
             short = [text for text in missing if len(text) <= PIECE_LENGTH]
-            docs = self.nlp.pipe(short, batch_size=self.batch_size, disable=list(deferred))
-            if verbose:
-                docs = pt.tqdm(docs, total=len(short), desc="spaCy", unit="text")
-            for text, doc in zip(short, docs):
-                doc.tensor = np.zeros((0,), dtype="float32")  # token vectors are not needed later
-                self._cache[text] = TextAnalysis(doc, pending=self if deferred else None)
+            for text, doc in zip(short, self._parse(short, verbose=verbose)):
+                self._cache[text] = TextAnalysis(doc, pending=pending, analyzer=self)
             for text in missing:
                 if len(text) > PIECE_LENGTH:  # whole pipeline, piece by piece: memory stays bounded
-                    self._cache[text] = TextAnalysis(parse_in_pieces(self.nlp, text))
+                    self._cache[text] = TextAnalysis(parse_in_pieces(self.nlp, text), analyzer=self)
         analyses = [self._cache[text] for text in texts]
-        request = [analysis for analysis in dict.fromkeys(analyses) if analysis._pending is not None]
+        request = [
+            analysis
+            for analysis in dict.fromkeys(analyses)
+            if analysis._pending is not None or analysis._doc is None
+        ]
         for analysis in request:
             analysis._request = request
         return analyses
 
-    def _complete(self, analyses: Sequence[TextAnalysis]) -> None:
-        """Run the deferred components, in pipeline order, over the analyses that lack them, in one batch."""
+    def _complete(self, analyses: Sequence[TextAnalysis], *, syntax_only: bool = False) -> None:
+        """Parse the analyses without a parse, then (unless ``syntax_only``) run the deferred
+        components, in pipeline order, over those that lack them; each step in one batch."""
+        unparsed = [analysis for analysis in analyses if analysis._doc is None]
+        if unparsed:
+            pending = self if self.deferred_components else None
+            for analysis, doc in zip(unparsed, self._parse([analysis.text for analysis in unparsed])):
+                analysis._doc = doc
+                analysis._pending = pending
+        if syntax_only:
+            return
         pending = [analysis for analysis in analyses if analysis._pending is not None]
         docs = [analysis._doc for analysis in pending]
         for name in self.deferred_components:
@@ -264,10 +497,13 @@ class TextAnalyzer(SharedTool):
         for analysis, doc in zip(pending, docs):
             analysis._doc = doc
             analysis._pending = None
-            analysis._request = None
+        for analysis in analyses:
+            if analysis._doc is not None and analysis._pending is None:
+                analysis._request = None
 
     def clear(self) -> None:
-        """Forget all analyses (the model stays loaded)."""
+        """Forget all analyses (the model stays loaded; a persistent cache keeps its entries)."""
+        self.flush()
         self._cache.clear()
 
     def __len__(self) -> int:

