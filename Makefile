@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup demo test lint bench fit clean
 
 setup: $(STAMP)
 
@@ -35,6 +35,10 @@ $(IRAX_VENV)/.installed:
 
 bench: setup $(IRAX_VENV)/.installed
 	HF_HUB_OFFLINE=1 $(BIN)/python benchmarks/bench_rag_axioms.py $(BENCH_ARGS)
+
+# Refit the shipped preference models on ../shared/data and print leave-one-topic-out agreement; see README.
+fit: setup
+	HF_HUB_OFFLINE=1 $(BIN)/python benchmarks/fit_preference_models.py
 
 lint: setup
 	$(BIN)/ruff check pyterrier_rag_axioms tests benchmarks

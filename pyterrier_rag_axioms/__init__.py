@@ -2,6 +2,14 @@
 
 from pyterrier_rag_axioms.aggregation import Cascade, Combinator, Conjunction, MajorityVote, WeightedSum
 from pyterrier_rag_axioms.agreement import agreement, agreement_by_dimension, plot_agreement
+from pyterrier_rag_axioms.axioms.citations import (
+    CORR2,
+    CORR3,
+    CORR4,
+    CitationSupportCorrectnessAxiom,
+    CitationValidityCorrectnessAxiom,
+    ReferenceSentenceCorrectnessAxiom,
+)
 from pyterrier_rag_axioms.axioms.clarity import (
     CLAR1,
     CLAR2,
@@ -31,6 +39,13 @@ from pyterrier_rag_axioms.axioms.coverage import (
     AspectRedundancyCoverageAxiom,
     AspectSimilaritySentenceCountCoverageAxiom,
 )
+from pyterrier_rag_axioms.axioms.discourse import (
+    COH3,
+    COH4,
+    DiscourseConnectiveCoherenceAxiom,
+    TenseSwitchCoherenceAxiom,
+)
+from pyterrier_rag_axioms.axioms.length import LEN1, ResponseLengthAxiom
 from pyterrier_rag_axioms.axioms.oracles import (
     TREC_RAG_CROWD,
     TREC_RAG_LLM_ORIG,
@@ -39,6 +54,8 @@ from pyterrier_rag_axioms.axioms.oracles import (
     TrecRagLlmOrigAxiom,
     TrecRagNuggetAxiom,
 )
+from pyterrier_rag_axioms.axioms.query_coverage import COV5, QueryAspectCoverageAxiom
+from pyterrier_rag_axioms.axioms.redundancy import COV4, SentenceRedundancyCoverageAxiom
 from pyterrier_rag_axioms.axioms.retrieval import (
     GEN_AND,
     GEN_ANTI_REG,
@@ -97,7 +114,9 @@ from pyterrier_rag_axioms.datasets import (
     trec_rag_2024_dataset,
 )
 from pyterrier_rag_axioms.frames import preference_frame, response_frame
+from pyterrier_rag_axioms.preference import PreferenceModel
 from pyterrier_rag_axioms.reranking import AxiomaticReranker, KwikSort, PreferenceCountReranker
+from pyterrier_rag_axioms.runs import mean_run_scores, plot_run_rankings, run_correlation, run_win_rates, win_rates
 from pyterrier_rag_axioms.tools.arguments import DiscourseMarkerTagger, TargerTagger, TargerUnavailableError
 from pyterrier_rag_axioms.tools.grammar import GrammarChecker, LanguageToolUnavailableError
 from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity
@@ -112,6 +131,9 @@ RAG_AXIOMS = {
     axiom.short_name: axiom for axiom in (COH1, COH2, COV1, COV2, COV3, CONS1, CONS2, CONS3, CORR1, CLAR1, CLAR2)
 }
 
+#: Axioms beyond the paper (length, citations, discourse, redundancy, query coverage), by short name.
+EXTRA_AXIOMS = {axiom.short_name: axiom for axiom in (LEN1, COH3, COH4, COV4, COV5, CORR2, CORR3, CORR4)}
+
 #: The 21 retrieval axioms adapted to generated responses, by short name.
 GEN_AXIOMS = dict(GENERATIVE_RETRIEVAL_AXIOMS)
 
@@ -124,6 +146,13 @@ __all__ = [
     "NounChunkAspects", "RAG_AXIOMS", "RougeConsistencyAxiom", "SentenceSimilarity",
     "SubjectVerbClosenessCoherenceAxiom", "TextAnalyzer", "WordLengthDeviationCoherenceAxiom",
     "compare_with_margin", "preference_frame", "response_frame",
+    # axioms beyond the paper, and the fitted preference model
+    "COH3", "COH4", "CORR2", "CORR3", "CORR4", "COV4", "COV5", "EXTRA_AXIOMS", "LEN1",
+    "CitationSupportCorrectnessAxiom", "CitationValidityCorrectnessAxiom", "DiscourseConnectiveCoherenceAxiom",
+    "PreferenceModel", "QueryAspectCoverageAxiom", "ReferenceSentenceCorrectnessAxiom", "ResponseLengthAxiom",
+    "SentenceRedundancyCoverageAxiom", "TenseSwitchCoherenceAxiom",
+    # run-level evaluation
+    "mean_run_scores", "plot_run_rankings", "run_correlation", "run_win_rates", "win_rates",
     # aggregation and reranking
     "AxiomaticReranker", "Cascade", "Combinator", "Conjunction", "KwikSort", "MajorityVote",
     "PreferenceCountReranker", "WeightedSum",
