@@ -47,15 +47,10 @@ def _transformed(values: np.ndarray, transform: str) -> np.ndarray:
 
 
 def axiom_classes() -> dict[str, type[FeatureAxiom]]:
-    """The feature axiom classes the package exports, by short name."""
-    import pyterrier_rag_axioms
+    """The feature axiom classes of the registry, by short name."""
+    from pyterrier_rag_axioms.registry import AXIOMS
 
-    classes: dict[str, type[FeatureAxiom]] = {}
-    for attribute in dir(pyterrier_rag_axioms):
-        value = getattr(pyterrier_rag_axioms, attribute)
-        if isinstance(value, type) and issubclass(value, FeatureAxiom) and "short_name" in vars(value):
-            classes[value.short_name] = value
-    return classes
+    return {name: cls for name, cls in AXIOMS.items() if issubclass(cls, FeatureAxiom)}
 
 
 def _resolve_feature(feature: FeatureAxiom | str, where: str) -> FeatureAxiom:

@@ -6,8 +6,20 @@ a uniform style of speech?
 
 from __future__ import annotations
 
+import statistics
+from typing import TYPE_CHECKING
+
+import numpy as np
+
 from pyterrier_rag_axioms.base import TextFeatureAxiom
-from pyterrier_rag_axioms.tools.text import TextAnalysis
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+    from pyterrier_rag_axioms.tools.text import TextAnalysis
+
+_SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
+_OBJECT_DEPS = frozenset({"dobj", "obj", "dative", "attr", "oprd", "acomp", "ccomp", "xcomp"})
 
 
 class WordLengthDeviationCoherenceAxiom(TextFeatureAxiom):
@@ -23,7 +35,13 @@ class WordLengthDeviationCoherenceAxiom(TextFeatureAxiom):
     prefer_higher = False
 
     def text_value(self, analysis: TextAnalysis) -> float:
-        return analysis.word_length_deviation
+        """Population standard deviation of the sentences' average word lengths (NaN without words)."""
+        averages = []
+        for sentence in analysis.sentences:
+            lengths = [len(token.text) for token in sentence if not (token.is_punct or token.is_space)]
+            if lengths:
+                averages.append(sum(lengths) / len(lengths))
+        return float(np.std(averages)) if averages else float("nan")
 
 
 class SubjectVerbClosenessCoherenceAxiom(TextFeatureAxiom):
@@ -40,7 +58,35 @@ class SubjectVerbClosenessCoherenceAxiom(TextFeatureAxiom):
     prefer_higher = False
 
     def text_value(self, analysis: TextAnalysis) -> float:
-        return analysis.average_subject_verb_distance
+        """Mean of :func:`subject_verb_distances` (NaN without triples)."""
+        distances = subject_verb_distances(analysis)
+        return statistics.fmean(distances) if distances else float("nan")
+
+
+def _subjects_of(verb: Token) -> list[Token]:
+    subjects = [child for child in verb.children if child.dep_ in _SUBJECT_DEPS]
+    return subjects + [conjunct for subject in subjects for conjunct in subject.conjuncts]
+
+
+def _has_object(verb: Token) -> bool:
+    for child in verb.children:
+        if child.dep_ in _OBJECT_DEPS:
+            return True
+        if child.dep_ in {"prep", "agent"} and any(grandchild.dep_ == "pobj" for grandchild in child.children):
+            return True
+    return False
+
+
+def subject_verb_distances(analysis: TextAnalysis) -> list[int]:
+    """For each subject-verb-object triple of a text, the largest token distance of a subject to its verb."""
+    distances = []
+    for token in analysis.syntax:
+        if token.pos_ not in {"VERB", "AUX"}:
+            continue
+        subjects = _subjects_of(token)
+        if subjects and _has_object(token):
+            distances.append(max(abs(token.i - subject.i) for subject in subjects))
+    return distances
 
 
 COH1 = WordLengthDeviationCoherenceAxiom

@@ -1,4 +1,4 @@
-"""Text analysis with spaCy: sentences, terms, aspects, subject-verb-object triples, negation.
+"""Text analysis with spaCy: sentences, words, terms, aspects, entities and their negation.
 
 Every distinct text is parsed once per process and per model (:class:`TextAnalyzer` keeps a cache
 of :class:`TextAnalysis` records), whichever and however many axioms ask for it. Texts are parsed
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import re
-import statistics
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import Literal, Protocol
@@ -41,9 +40,6 @@ _CITATIONS_ONLY = re.compile(rf"(?:\s*{CITATION_PATTERN.pattern}\s*[.,;:!?]?)+\s
 
 #: Pipeline components that run only for texts whose analysis needs them (see :class:`TextAnalyzer`).
 DEFERRED_COMPONENTS: tuple[str, ...] = ("lemmatizer", "ner", "negex")
-
-_SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
-_OBJECT_DEPS = frozenset({"dobj", "obj", "dative", "attr", "oprd", "acomp", "ccomp", "xcomp"})
 
 
 def load_spacy_model(model: str | None = None) -> Language:
@@ -79,20 +75,6 @@ def load_spacy_model(model: str | None = None) -> Language:
 
 def _normalize_aspect(text: str) -> str:
     return " ".join(text.lower().split())
-
-
-def _subjects_of(verb: Token) -> list[Token]:
-    subjects = [child for child in verb.children if child.dep_ in _SUBJECT_DEPS]
-    return subjects + [conjunct for subject in subjects for conjunct in subject.conjuncts]
-
-
-def _has_object(verb: Token) -> bool:
-    for child in verb.children:
-        if child.dep_ in _OBJECT_DEPS:
-            return True
-        if child.dep_ in {"prep", "agent"} and any(grandchild.dep_ == "pobj" for grandchild in child.children):
-            return True
-    return False
 
 
 class TextAnalysis:
@@ -177,43 +159,14 @@ class TextAnalysis:
         return tuple(dict.fromkeys(_normalize_aspect(entity.text) for entity in self.doc.ents))
 
     @cached_property
-    def subject_verb_distances(self) -> list[int]:
-        """For each subject-verb-object triple, the largest token distance of a subject to its verb."""
-        distances = []
-        for token in self.syntax:
-            if token.pos_ not in {"VERB", "AUX"}:
-                continue
-            subjects = _subjects_of(token)
-            if subjects and _has_object(token):
-                distances.append(max(abs(token.i - subject.i) for subject in subjects))
-        return distances
-
-    @cached_property
-    def contradiction_share(self) -> float:
-        """Share of distinct named entities that occur both negated and not (NaN without any)."""
+    def entity_polarities(self) -> dict[str, frozenset[bool]]:
+        """Distinct named entities of :data:`NAMED_ENTITY_TYPES` (lower-cased), each with whether it
+        occurs negated (``True``, by negspaCy) and not negated (``False``)."""
         polarities: dict[str, set[bool]] = {}
         for entity in self.doc.ents:
             if entity.label_ in NAMED_ENTITY_TYPES:
                 polarities.setdefault(_normalize_aspect(entity.text), set()).add(bool(entity._.negex))
-        if not polarities:
-            return float("nan")
-        return sum(len(polarity) == 2 for polarity in polarities.values()) / len(polarities)
-
-    @cached_property
-    def word_length_deviation(self) -> float:
-        """Population standard deviation of the sentences' average word lengths (NaN without words)."""
-        averages = []
-        for sentence in self.sentences:
-            lengths = [len(token.text) for token in sentence if not (token.is_punct or token.is_space)]
-            if lengths:
-                averages.append(sum(lengths) / len(lengths))
-        return float(np.std(averages)) if averages else float("nan")
-
-    @cached_property
-    def average_subject_verb_distance(self) -> float:
-        """Mean of :attr:`subject_verb_distances` (NaN without triples)."""
-        distances = self.subject_verb_distances
-        return statistics.fmean(distances) if distances else float("nan")
+        return {entity: frozenset(polarity) for entity, polarity in polarities.items()}
 
 
 class TextAnalyzer:
@@ -387,7 +340,3 @@ def resolve_aspects(aspects: AspectsArgument) -> AspectExtraction:
         return aspects
     raise ValueError(f"aspects must be 'noun_chunks', 'entities' or an AspectExtraction, not {aspects!r}")
 
-
-def sentences_of(analyses: Sequence[TextAnalysis]) -> list[list[str]]:
-    """The sentence texts of each analysis."""
-    return [analysis.sentence_texts for analysis in analyses]

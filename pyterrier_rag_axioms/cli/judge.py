@@ -1,71 +1,22 @@
-"""The ``rag-axioms`` command: judge the responses of a file with axioms and print or save preferences.
+"""``rag-axioms [FILE]``: judge the responses of a file with axioms and print or save preferences.
 
-``rag-axioms`` with no arguments runs on the shipped sample ``data/sample/responses.jsonl``.
+Without a file, it runs on the sample shipped inside the package.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
-import textwrap
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
 import pandas as pd
 
-#: The shipped sample, relative to the project root.
-SAMPLE_PATH = Path(__file__).resolve().parent.parent / "data" / "sample" / "responses.jsonl"
+from pyterrier_rag_axioms.cli._common import SAMPLE_PATH, build_axioms, quiet_model_loading, shorten
+from pyterrier_rag_axioms.registry import RAG_AXIOMS
 
 #: The axioms run when ``--axioms`` is not given (CLAR1 only with a LanguageTool server).
-DEFAULT_AXIOMS = ("COH1", "COH2", "COV1", "COV2", "COV3", "CONS1", "CONS2", "CONS3", "CORR1", "CLAR1", "CLAR2")
+DEFAULT_AXIOMS = tuple(RAG_AXIOMS)
 
 _SYMBOLS = {1.0: "a", -1.0: "b", 0.0: "."}
-
-
-def axiom_classes() -> dict[str, type]:
-    """Every axiom class the package exports, by short name."""
-    import pyterrier_rag_axioms
-    from pyterrier_rag_axioms.base import Axiom
-
-    classes = {}
-    for attribute in dir(pyterrier_rag_axioms):
-        value = getattr(pyterrier_rag_axioms, attribute)
-        if isinstance(value, type) and issubclass(value, Axiom) and "short_name" in vars(value):
-            classes[value.short_name] = value
-    return classes
-
-
-def build_axioms(names: Sequence[str], *, languagetool_url: str | None, aspects: str, verbose: bool) -> list:
-    """Instantiate axioms by short name (case-insensitive), passing the options each one takes."""
-    import inspect
-
-    classes = {name.upper(): cls for name, cls in axiom_classes().items()}
-    axioms = []
-    for name in names:
-        cls = classes.get(name.strip().upper())
-        if cls is None:
-            raise SystemExit(f"rag-axioms: unknown axiom {name!r}; known: {', '.join(sorted(axiom_classes()))}")
-        options: dict[str, object] = {"verbose": verbose}
-        parameters = inspect.signature(cls.__init__).parameters
-        if "remote_server" in parameters:
-            options["remote_server"] = languagetool_url
-        if "aspects" in parameters:
-            options["aspects"] = aspects
-        axioms.append(cls(**options))
-    return axioms
-
-
-def quiet_model_loading() -> None:
-    """Hide the progress bars that model libraries print while loading weights."""
-    try:
-        from transformers.utils import logging as transformers_logging
-    except ImportError:
-        return
-    transformers_logging.disable_progress_bar()
-
-
-def _shorten(text: str, width: int) -> str:
-    return textwrap.shorten(" ".join(text.split()), width=width, placeholder=" ...")
 
 
 def format_query_table(responses: pd.DataFrame, preferences: pd.DataFrame, axiom_names: Sequence[str]) -> str:
@@ -73,7 +24,7 @@ def format_query_table(responses: pd.DataFrame, preferences: pd.DataFrame, axiom
     lines = []
     width = max([len(docno) for docno in responses["docno"]] + [5])
     for row in responses.itertuples():
-        lines.append(f"  {row.docno:<{width}}  {_shorten(row.response, 100)}")
+        lines.append(f"  {row.docno:<{width}}  {shorten(row.response, 100)}")
     lines.append("")
     pair_width = 2 * width + 4
     lines.append(f"  {'pair':<{pair_width}}  " + " ".join(f"{name:>6}" for name in axiom_names))
@@ -88,7 +39,7 @@ def judge_main(argv: Sequence[str]) -> int:
     """Run axioms over a response file and print a table per query (and save the preference frame)."""
     parser = argparse.ArgumentParser(
         prog="rag-axioms",
-        description="Judge RAG responses with axioms. Subcommands: " + ", ".join(SUBCOMMANDS) + ".",
+        description="Judge RAG responses with axioms. Subcommands: rerank.",
     )
     parser.add_argument("input", nargs="?", default=str(SAMPLE_PATH), help="response file (JSONL, TSV or Parquet)")
     parser.add_argument("--axioms", help="comma-separated short names (default: all RAG axioms that can run)")
@@ -129,25 +80,3 @@ def judge_main(argv: Sequence[str]) -> int:
         print(f"Preference frame written to {args.output}")
     return 0
 
-
-def rerank_main(argv: Sequence[str]) -> int:
-    """``rag-axioms rerank``: rank each query's responses by axioms (see :mod:`pyterrier_rag_axioms.cli_rerank`)."""
-    from pyterrier_rag_axioms.cli_rerank import rerank_main as run
-
-    return run(argv)
-
-
-#: Subcommands by name; each takes the remaining arguments and returns an exit status.
-SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {"rerank": rerank_main}
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``rag-axioms``."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in SUBCOMMANDS:
-        return SUBCOMMANDS[argv[0]](argv[1:])
-    return judge_main(argv)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
