@@ -9,6 +9,7 @@ import pytest
 
 import pyterrier_rag_axioms as pra
 from pyterrier_rag_axioms import EXTRA_AXIOMS
+from pyterrier_rag_axioms.axioms.citations import REFERENCE_PATTERN
 from pyterrier_rag_axioms.tools.lexical import cited_numbers, content_words
 
 PASSAGES = [
@@ -63,8 +64,13 @@ def test_corr3_prefers_citations_of_passages_that_exist():
     ["(see https://example.org/sky)", "(Source: NASA)", "[Source 2]", "[^1]", "\u00b9", "(Smith et al., 2020)",
      "[3]", "www.nasa.gov/sky"],
 )
-def test_corr4_counts_references_in_other_formats(reference):
-    cited = f"The sky is blue {reference}. It scatters light."
+def test_corr4_recognises_references_in_other_formats(reference):
+    assert REFERENCE_PATTERN.search(f"The sky is blue {reference}.")
+    assert not REFERENCE_PATTERN.search("The sky is blue (mostly) since 2020 [citation needed].")
+
+
+def test_corr4_prefers_more_sentences_with_a_reference():
+    cited = "The sky is blue, see https://example.org/sky for details. It scatters light."
     assert value(pra.CORR4(), cited) == 0.5
     assert prefer(pra.CORR4(), cited, "The sky is blue. It scatters light.") == 1.0
 
@@ -99,9 +105,9 @@ def test_cov5_prefers_responses_that_address_the_query_aspects():
     on_topic = "The blue color of the sky comes from the scattering of sunlight by air molecules."
     off_topic = "The Eiffel Tower was completed in 1889. Paris has many museums."
     assert prefer(pra.COV5(), on_topic, off_topic, query=query) == 1.0
-    # one good sentence is enough: adding an unrelated sentence does not lower the value much
-    assert value(pra.COV5(), on_topic + " Paris has many museums.", query=query) == pytest.approx(
-        value(pra.COV5(), on_topic, query=query)
+    # the best sentence per aspect counts: adding a sentence never lowers the value (unlike a mean)
+    assert value(pra.COV5(), on_topic + " Paris has many museums.", query=query) >= value(
+        pra.COV5(), on_topic, query=query
     )
 
 
