@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyterrier_rag_axioms.base import FeatureAxiom, TextFeatureAxiom
+from pyterrier_rag_axioms.axioms._analyzed import TextFeatureAxiom
+from pyterrier_rag_axioms.base import FeatureAxiom
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.grammar import GrammarChecker
 from pyterrier_rag_axioms.tools.grammar import grammar_checker as shared_grammar_checker

