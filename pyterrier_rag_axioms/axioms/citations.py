@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 
-from pyterrier_rag_axioms.base import AnalyzedFeatureAxiom, TextFeatureAxiom
+from pyterrier_rag_axioms.axioms._analyzed import AnalyzedFeatureAxiom, TextFeatureAxiom
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.lexical import cited_numbers, content_words
 from pyterrier_rag_axioms.tools.text import CITATION_PATTERN, TextAnalysis, TextAnalyzer

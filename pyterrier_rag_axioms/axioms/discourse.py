@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from pyterrier_rag_axioms.base import TextFeatureAxiom
+from pyterrier_rag_axioms.axioms._analyzed import TextFeatureAxiom
 from pyterrier_rag_axioms.tools.text import TextAnalysis
 
 #: Penn Treebank tags of finite verbs, by tense.

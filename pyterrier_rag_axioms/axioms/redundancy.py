@@ -6,7 +6,7 @@ from itertools import combinations
 
 import numpy as np
 
-from pyterrier_rag_axioms.base import TextFeatureAxiom
+from pyterrier_rag_axioms.axioms._analyzed import TextFeatureAxiom
 from pyterrier_rag_axioms.tools.lexical import content_words
 from pyterrier_rag_axioms.tools.text import TextAnalysis
 
