@@ -105,10 +105,14 @@ class FeatureAxiom(Axiom):
     def response_values(self, table: ResponseTable) -> np.ndarray:
         """One float per row of ``table.responses`` (NaN where it cannot be computed)."""
 
-    def preferences(self, table: ResponseTable) -> np.ndarray:
+    def table_values(self, table: ResponseTable) -> np.ndarray:
+        """:meth:`response_values` over ``table``, computed once per table (kept in ``table.values``)."""
         if id(self) not in table.values:
             table.values[id(self)] = np.asarray(self.response_values(table), dtype=float)
-        values = table.values[id(self)]
+        return table.values[id(self)]
+
+    def preferences(self, table: ResponseTable) -> np.ndarray:
+        values = self.table_values(table)
         return compare_with_margin(
             values[table.a], values[table.b], margin_fraction=self.margin_fraction, prefer_higher=self.prefer_higher
         )

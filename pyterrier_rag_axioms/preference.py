@@ -165,9 +165,7 @@ class PreferenceModel(Axiom):
         """The unscaled feature differences of each pair (pairs x features), NaN replaced by 0."""
         columns = []
         for axiom in pt.tqdm(self.axioms, desc=self.name, unit="axiom", disable=not self.verbose):
-            if id(axiom) not in table.values:
-                table.values[id(axiom)] = np.asarray(axiom.response_values(table), dtype=float)
-            values = _transformed(table.values[id(axiom)], self.value_transform)
+            values = _transformed(axiom.table_values(table), self.value_transform)
             columns.append(values[table.a] - values[table.b])
         matrix = np.column_stack(columns) if columns else np.empty((len(table.a), 0))
         return np.where(np.isnan(matrix), 0.0, matrix)
