@@ -175,20 +175,23 @@ def plot_run_rankings(
         raise ImportError("plot_run_rankings needs matplotlib: pip install matplotlib") from error
 
     table = side_by_side(first, second, score_first=score_first, score_second=score_second)
-    rank_first, rank_second = table.columns[2], table.columns[4]
+    # one row per run on each side, in ranking order (runs with equal scores stand one below the other)
+    position_first = {run: position for position, run in enumerate(first["run"], start=1)}
+    position_second = {run: position for position, run in enumerate(second["run"], start=1)}
     if ax is None:
-        _, ax = plt.subplots(figsize=(6.5, 1.5 + 0.22 * max(len(table), 1)))
+        _, ax = plt.subplots(figsize=(7.5, 1.5 + 0.22 * max(len(table), 1)))
     colours = plt.get_cmap("viridis")(np.linspace(0, 1, max(len(table), 1)))
-    for (_, row), colour in zip(table.iterrows(), colours):
-        ax.plot([0, 1], [row[rank_first], row[rank_second]], color=colour, marker="o", markersize=3, linewidth=1)
-        ax.text(-0.03, row[rank_first], str(row["run"]), ha="right", va="center", fontsize=7)
-        ax.text(1.03, row[rank_second], str(row["run"]), ha="left", va="center", fontsize=7)
+    for run, colour in zip(table["run"], colours):
+        y_first, y_second = position_first[run], position_second[run]
+        ax.plot([0, 1], [y_first, y_second], color=colour, marker="o", markersize=3, linewidth=1)
+        ax.text(-0.03, y_first, str(run), ha="right", va="center", fontsize=7)
+        ax.text(1.03, y_second, str(run), ha="left", va="center", fontsize=7)
     left, right = labels or (score_first, score_second)
-    ax.set_xticks([0, 1], [left, right])
-    ax.set_xlim(-0.9, 1.9)
+    ax.set_xticks([0, 1], [f"{left}\n(best on top)", f"{right}\n(best on top)"])
+    ax.set_xlim(-1.0, 2.0)
     ax.invert_yaxis()
-    ax.set_ylabel("rank (1 is best)")
-    for side in ("top", "right", "bottom"):
+    ax.yaxis.set_visible(False)
+    for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
     if title is None:
         correlation = run_correlation(first, second, score_first=score_first, score_second=score_second)
