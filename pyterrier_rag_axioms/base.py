@@ -22,14 +22,15 @@ def compare_with_margin(
     """Vectorised preferences from per-response values: +1 prefers a, -1 prefers b, 0 ties.
 
     Two values tie when ``|a - b| <= margin_fraction * max(|a|, |b|)``; with a margin of 0 only
-    equal values tie. A NaN on either side gives 0.
+    equal values tie. An infinite value is beyond any finite one (equal infinities tie). A NaN on
+    either side gives 0. This is the one margin rule of the package.
     """
     values_a = np.asarray(values_a, dtype=float)
     values_b = np.asarray(values_b, dtype=float)
-    difference = values_a - values_b
     with np.errstate(invalid="ignore"):
+        difference = values_a - values_b
         tolerance = margin_fraction * np.maximum(np.abs(values_a), np.abs(values_b))
-        decisive = np.abs(difference) > tolerance
+        decisive = (np.abs(difference) > tolerance) | np.isinf(difference)
     preferences = np.where(decisive, np.sign(difference), 0.0)
     preferences[np.isnan(difference)] = 0.0
     if not prefer_higher:
@@ -105,14 +106,14 @@ class FeatureAxiom(Axiom):
     def response_values(self, table: ResponseTable) -> np.ndarray:
         """One float per row of ``table.responses`` (NaN where it cannot be computed)."""
 
-    def table_values(self, table: ResponseTable) -> np.ndarray:
-        """:meth:`response_values` over ``table``, computed once per table (kept in ``table.values``)."""
+    def cached_values(self, table: ResponseTable) -> np.ndarray:
+        """:meth:`response_values`, computed once per table (tables of the same responses share them)."""
         if id(self) not in table.values:
             table.values[id(self)] = np.asarray(self.response_values(table), dtype=float)
         return table.values[id(self)]
 
     def preferences(self, table: ResponseTable) -> np.ndarray:
-        values = self.table_values(table)
+        values = self.cached_values(table)
         return compare_with_margin(
             values[table.a], values[table.b], margin_fraction=self.margin_fraction, prefer_higher=self.prefer_higher
         )

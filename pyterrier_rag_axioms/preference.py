@@ -149,6 +149,14 @@ class PreferenceModel(Axiom):
             raise ValueError(f"{type(self).__name__}: {what} must be finite{' and positive' if positive else ''}")
         return tuple(float(number) for number in array)
 
+    def __iter__(self):
+        """The feature axioms, as PyTerrier's operators expose their parts."""
+        return iter(self.axioms)
+
+    def subtransformers(self) -> dict[str, list[pt.Transformer]]:
+        """The feature axioms, for ``pt.inspect`` and schematics."""
+        return {"axioms": list(self.axioms)}
+
     @property
     def feature_names(self) -> list[str]:
         """The names of the feature axioms, in order."""
@@ -162,13 +170,13 @@ class PreferenceModel(Axiom):
     # --- the model ----------------------------------------------------------------------------
 
     def differences(self, table: ResponseTable) -> np.ndarray:
-        """The unscaled feature differences of each pair (pairs x features), NaN replaced by 0."""
+        """The unscaled feature differences of each pair (pairs x features); NaN and infinite ones are 0."""
         columns = []
         for axiom in pt.tqdm(self.axioms, desc=self.name, unit="axiom", disable=not self.verbose):
-            values = _transformed(axiom.table_values(table), self.value_transform)
+            values = _transformed(axiom.cached_values(table), self.value_transform)
             columns.append(values[table.a] - values[table.b])
         matrix = np.column_stack(columns) if columns else np.empty((len(table.a), 0))
-        return np.where(np.isnan(matrix), 0.0, matrix)
+        return np.where(np.isfinite(matrix), matrix, 0.0)
 
     def _require_fitted(self) -> tuple[float, ...]:
         if self.coefficients is None:

@@ -44,3 +44,12 @@ def test_import_and_ranking_of_a_ready_preference_frame_load_neither_spacy_nor_t
     result = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+def test_the_sample_ships_inside_the_package_and_data_sample_is_its_copy():
+    from pathlib import Path
+
+    from pyterrier_rag_axioms.cli._common import SAMPLE
+
+    readable_copy = Path(__file__).resolve().parents[1] / "data" / "sample" / "responses.jsonl"
+    assert SAMPLE.read_bytes() == readable_copy.read_bytes()

@@ -52,6 +52,8 @@ class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
         """
         super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
         self.grammar_checker = grammar_checker or shared_grammar_checker(remote_server, language)
+        self.remote_server = self.grammar_checker.remote_server
+        self.language = self.grammar_checker.language
 
     def _parameters(self) -> dict[str, object]:
         return {"remote_server": self.grammar_checker.remote_server, "language": self.grammar_checker.language}
