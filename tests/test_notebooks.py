@@ -1,8 +1,9 @@
 """The walkthrough notebook: its saved outputs, and a run from top to bottom on the shared data.
 
 The run uses a kernel of the Python running the tests (whatever kernels are installed elsewhere)
-and, to stay short, three CrowdRAG-25 topics and one nugget-judged topic
-(``RAG_AXIOMS_WALKTHROUGH_TOPICS``, ``RAG_AXIOMS_WALKTHROUGH_NUGGET_TOPICS``). The same notebook
+and, to stay short, three CrowdRAG-25 topics, one nugget-judged topic to rerank and two to rank
+runs on (``RAG_AXIOMS_WALKTHROUGH_TOPICS``, ``RAG_AXIOMS_WALKTHROUGH_NUGGET_TOPICS``,
+``RAG_AXIOMS_WALKTHROUGH_RUN_TOPICS``). The same notebook
 also runs under ``pytest --nbmake notebooks/``.
 """
 
