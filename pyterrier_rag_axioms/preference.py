@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
+from dataclasses import fields
 from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -69,6 +70,19 @@ def _resolve_feature(feature: FeatureAxiom | str, where: str) -> FeatureAxiom:
             f"not {kind} {feature!r}"
         )
     return feature
+
+
+def _saved_parameters(axiom: FeatureAxiom) -> dict[str, Any]:
+    """The declared parameters of an axiom that change its values and can be written as JSON (strings, numbers)."""
+    saved = {}
+    for declared in fields(axiom):
+        if declared.name in ("margin_fraction", "name", "verbose"):
+            continue
+        show = declared.metadata.get("shown") or (lambda value: value)
+        value = show(getattr(axiom, declared.name))
+        if isinstance(value, str | int | float | bool) and value != declared.default:
+            saved[declared.name] = value
+    return saved
 
 
 class PreferenceModel(Axiom):
@@ -382,11 +396,7 @@ class PreferenceModel(Axiom):
                 {
                     "axiom": axiom.short_name,
                     "name": axiom.name,
-                    "parameters": {
-                        key: value
-                        for key, value in axiom._parameters().items()
-                        if isinstance(value, str | int | float | bool)
-                    },
+                    "parameters": _saved_parameters(axiom),
                     "scale": scale,
                     "weight": weight,
                 }

@@ -13,9 +13,10 @@ import re
 import numpy as np
 
 from pyterrier_rag_axioms.axioms._analyzed import AnalyzedFeatureAxiom, TextFeatureAxiom
+from pyterrier_rag_axioms.base import parameter, parameters
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.lexical import cited_numbers, content_words
-from pyterrier_rag_axioms.tools.text import CITATION_PATTERN, TextAnalysis, TextAnalyzer
+from pyterrier_rag_axioms.tools.text import CITATION_PATTERN, TextAnalysis
 
 #: References in formats other than ``[1]``: URLs, ``(Source: ...)``, ``[Source 1]``/``[Doc 2]``,
 #: markdown footnotes ``[^1]``, superscript numbers, and author-year citations ``(Smith, 2020)``.
@@ -36,35 +37,19 @@ REFERENCE_PATTERN = re.compile(
 )
 
 
+def _first_index(axiom: AnalyzedFeatureAxiom, first_index: int) -> int:
+    if isinstance(first_index, bool) or not isinstance(first_index, int) or first_index < 0:
+        raise ValueError(f"{type(axiom).__name__}: first_index must be an integer >= 0, not {first_index!r}")
+    return first_index
+
+
+@parameters
 class _CitedContextAxiom(AnalyzedFeatureAxiom):
     """Base of the axioms that read a response's citation markers against its own context."""
 
-    def __init__(
-        self,
-        *,
-        margin_fraction: float | None = None,
-        first_index: int = 0,
-        text_analyzer: TextAnalyzer | str | None = None,
-        name: str | None = None,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            margin_fraction: relative difference within which two values tie (default: the
-                axiom's documented margin).
-            first_index: the number that cites the first context passage (0, as in CrowdRAG-25
-                and the TREC 2024 RAG runs; 1 for responses that count from one).
-            text_analyzer: a :class:`TextAnalyzer` or spaCy model name (default: shared analyzer).
-            name: name of the preference column (default: the axiom's short name).
-            verbose: show progress of long work.
-        """
-        super().__init__(margin_fraction=margin_fraction, text_analyzer=text_analyzer, name=name, verbose=verbose)
-        if isinstance(first_index, bool) or not isinstance(first_index, int) or first_index < 0:
-            raise ValueError(f"{type(self).__name__}: first_index must be an integer >= 0, not {first_index!r}")
-        self.first_index = first_index
-
-    def _parameters(self) -> dict[str, object]:
-        return {"first_index": self.first_index} if self.first_index != 0 else {}
+    #: The number that cites the first context passage (0, as in CrowdRAG-25 and the TREC 2024 RAG
+    #: runs; 1 for responses that count from one).
+    first_index: int = parameter(0, resolve=_first_index)
 
 
 class CitationSupportCorrectnessAxiom(_CitedContextAxiom):
