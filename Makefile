@@ -11,7 +11,7 @@ export TERRIER_VERSION ?= 5.11
 export TERRIER_HELPER_VERSION ?= 0.0.8
 TERRIER_JAR := $(or $(PYTERRIER_HOME),$(HOME)/.pyterrier)/terrier-assemblies-$(TERRIER_VERSION)-jar-with-dependencies.jar
 
-.PHONY: setup demo test lint bench clean languagetool terrier
+.PHONY: setup demo test lint bench fit clean languagetool terrier
 
 setup: $(STAMP) $(LANGUAGETOOL_JARS) $(TERRIER_JAR)
 
@@ -57,6 +57,10 @@ $(IRAX_VENV)/.installed:
 bench: setup $(IRAX_VENV)/.installed
 	HF_HUB_OFFLINE=1 $(BIN)/python benchmarks/bench_rag_axioms.py $(BENCH_ARGS)
 	HF_HUB_OFFLINE=1 $(LANGUAGETOOL) run -- $(BIN)/python benchmarks/bench_clar1.py
+
+# Refit the shipped preference models on ../shared/data and print leave-one-topic-out agreement; see README.
+fit: setup
+	HF_HUB_OFFLINE=1 $(BIN)/python benchmarks/fit_preference_models.py
 
 lint: setup
 	$(BIN)/ruff check pyterrier_rag_axioms tests benchmarks

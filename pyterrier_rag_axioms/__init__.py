@@ -2,6 +2,14 @@
 
 from pyterrier_rag_axioms.aggregation import Cascade, Combinator, Conjunction, MajorityVote, WeightedSum
 from pyterrier_rag_axioms.agreement import agreement, agreement_by_dimension, plot_agreement
+from pyterrier_rag_axioms.axioms.citations import (
+    CORR2,
+    CORR3,
+    CORR4,
+    CitationSupportCorrectnessAxiom,
+    CitationValidityCorrectnessAxiom,
+    ReferenceSentenceCorrectnessAxiom,
+)
 from pyterrier_rag_axioms.axioms.clarity import (
     CLAR1,
     CLAR2,
@@ -30,6 +38,12 @@ from pyterrier_rag_axioms.axioms.coverage import (
     AspectCountCoverageAxiom,
     AspectRedundancyCoverageAxiom,
     AspectSimilaritySentenceCountCoverageAxiom,
+)
+from pyterrier_rag_axioms.axioms.discourse import (
+    COH3,
+    COH4,
+    DiscourseConnectiveCoherenceAxiom,
+    TenseSwitchCoherenceAxiom,
 )
 from pyterrier_rag_axioms.axioms.gen import (
     GEN_AND,
@@ -75,6 +89,7 @@ from pyterrier_rag_axioms.axioms.gen import (
     GenerativeTfc1Axiom,
     GenerativeTfLncAxiom,
 )
+from pyterrier_rag_axioms.axioms.length import LEN1, ResponseLengthAxiom
 from pyterrier_rag_axioms.axioms.oracles import (
     TREC_RAG_CROWD,
     TREC_RAG_LLM_ORIG,
@@ -83,6 +98,8 @@ from pyterrier_rag_axioms.axioms.oracles import (
     TrecRagLlmOrigAxiom,
     TrecRagNuggetAxiom,
 )
+from pyterrier_rag_axioms.axioms.query_coverage import COV5, QueryAspectCoverageAxiom
+from pyterrier_rag_axioms.axioms.redundancy import COV4, SentenceRedundancyCoverageAxiom
 from pyterrier_rag_axioms.base import Axiom, FeatureAxiom, compare_with_margin
 from pyterrier_rag_axioms.datasets import trec_rag_2024_dataset
 from pyterrier_rag_axioms.frames import preference_frame, response_frame
@@ -96,8 +113,10 @@ from pyterrier_rag_axioms.judgments import (
     nugget_qrels,
     nugget_scores,
 )
-from pyterrier_rag_axioms.registry import GEN_AXIOMS, RAG_AXIOMS
+from pyterrier_rag_axioms.preference import PreferenceModel
+from pyterrier_rag_axioms.registry import EXTRA_AXIOMS, GEN_AXIOMS, RAG_AXIOMS
 from pyterrier_rag_axioms.reranking import AxiomaticReranker, KwikSort, PreferenceCountReranker
+from pyterrier_rag_axioms.runs import mean_run_scores, plot_run_rankings, run_correlation, run_win_rates, win_rates
 from pyterrier_rag_axioms.tools.arguments import DiscourseMarkerTagger, TargerTagger, TargerUnavailableError
 from pyterrier_rag_axioms.tools.grammar import GrammarChecker, LanguageToolUnavailableError
 from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity
@@ -116,6 +135,13 @@ __all__ = [
     "NounChunkAspects", "RAG_AXIOMS", "RougeConsistencyAxiom", "SentenceSimilarity",
     "SubjectVerbClosenessCoherenceAxiom", "TextAnalyzer", "WordLengthDeviationCoherenceAxiom",
     "compare_with_margin", "preference_frame", "response_frame",
+    # axioms beyond the paper, and the fitted preference model
+    "COH3", "COH4", "CORR2", "CORR3", "CORR4", "COV4", "COV5", "EXTRA_AXIOMS", "LEN1",
+    "CitationSupportCorrectnessAxiom", "CitationValidityCorrectnessAxiom", "DiscourseConnectiveCoherenceAxiom",
+    "PreferenceModel", "QueryAspectCoverageAxiom", "ReferenceSentenceCorrectnessAxiom", "ResponseLengthAxiom",
+    "SentenceRedundancyCoverageAxiom", "TenseSwitchCoherenceAxiom",
+    # run-level evaluation
+    "mean_run_scores", "plot_run_rankings", "run_correlation", "run_win_rates", "win_rates",
     # aggregation and reranking
     "AxiomaticReranker", "Cascade", "Combinator", "Conjunction", "KwikSort", "MajorityVote",
     "PreferenceCountReranker", "WeightedSum",

@@ -7,19 +7,30 @@ Importing this module loads neither spaCy nor torch: the axioms load their model
 from __future__ import annotations
 
 from pyterrier_rag_axioms.aggregation import Cascade, Combinator, Conjunction, MajorityVote, WeightedSum
+from pyterrier_rag_axioms.axioms.citations import CORR2, CORR3, CORR4
 from pyterrier_rag_axioms.axioms.clarity import CLAR1, CLAR2
 from pyterrier_rag_axioms.axioms.coherence import COH1, COH2
 from pyterrier_rag_axioms.axioms.consistency import CONS1, CONS2, CONS3
 from pyterrier_rag_axioms.axioms.correctness import CORR1
 from pyterrier_rag_axioms.axioms.coverage import COV1, COV2, COV3
+from pyterrier_rag_axioms.axioms.discourse import COH3, COH4
 from pyterrier_rag_axioms.axioms.gen import GENERATIVE_RETRIEVAL_AXIOMS
+from pyterrier_rag_axioms.axioms.length import LEN1
 from pyterrier_rag_axioms.axioms.oracles import TREC_RAG_CROWD, TREC_RAG_LLM_ORIG, TREC_RAG_NUGGET
+from pyterrier_rag_axioms.axioms.query_coverage import COV5
+from pyterrier_rag_axioms.axioms.redundancy import COV4
 from pyterrier_rag_axioms.base import Axiom
+from pyterrier_rag_axioms.preference import PreferenceModel
 from pyterrier_rag_axioms.reranking import PIVOTS, AxiomaticReranker, KwikSort, PreferenceCountReranker
 
 #: The eleven RAG axioms of the ICTIR 2025 paper, by short name.
 RAG_AXIOMS: dict[str, type[Axiom]] = {
     axiom.short_name: axiom for axiom in (COH1, COH2, COV1, COV2, COV3, CONS1, CONS2, CONS3, CORR1, CLAR1, CLAR2)
+}
+
+#: Axioms beyond the paper (length, citations, discourse, redundancy, query coverage), by short name.
+EXTRA_AXIOMS: dict[str, type[Axiom]] = {
+    axiom.short_name: axiom for axiom in (LEN1, COH3, COH4, COV4, COV5, CORR2, CORR3, CORR4)
 }
 
 #: The 21 retrieval axioms adapted to generated responses, by short name.
@@ -31,7 +42,7 @@ ORACLE_AXIOMS: dict[str, type[Axiom]] = {
 }
 
 #: Every axiom, by short name.
-AXIOMS: dict[str, type[Axiom]] = {**RAG_AXIOMS, **GEN_AXIOMS, **ORACLE_AXIOMS}
+AXIOMS: dict[str, type[Axiom]] = {**RAG_AXIOMS, **EXTRA_AXIOMS, **GEN_AXIOMS, **ORACLE_AXIOMS}
 
 #: The combinators, by the name the command line gives them.
 COMBINATORS: dict[str, type[Combinator]] = {
@@ -40,6 +51,9 @@ COMBINATORS: dict[str, type[Combinator]] = {
     "conjunction": Conjunction,
     "weighted": WeightedSum,
 }
+
+#: Fitted models over the per-response values of feature axioms, by name.
+MODELS: dict[str, type] = {"preference": PreferenceModel}
 
 #: The rankers that turn preferences into a ranking, by the name the command line gives them.
 RANKERS: dict[str, type] = {"kwiksort": KwikSort, "count": PreferenceCountReranker}

@@ -13,10 +13,19 @@ import pyterrier as pt
 import pytest
 
 import pyterrier_rag_axioms as pra
-from pyterrier_rag_axioms.registry import AXIOMS, COMBINATORS, GEN_AXIOMS, RAG_AXIOMS, RANKERS, RERANKERS
+from pyterrier_rag_axioms.registry import (
+    AXIOMS,
+    COMBINATORS,
+    EXTRA_AXIOMS,
+    GEN_AXIOMS,
+    MODELS,
+    RAG_AXIOMS,
+    RANKERS,
+    RERANKERS,
+)
 
 #: Axioms that build without arguments (the oracles need judgment files: see test_oracles.py).
-CONSTRUCTIBLE = [*RAG_AXIOMS, *GEN_AXIOMS]
+CONSTRUCTIBLE = [*RAG_AXIOMS, *EXTRA_AXIOMS, *GEN_AXIOMS]
 #: Axioms that run offline (CLAR1 needs a LanguageTool server: test_languagetool.py runs these checks on it).
 RUNNABLE = [name for name in CONSTRUCTIBLE if name != "CLAR1"]
 
@@ -27,7 +36,7 @@ def test_registry_lists_every_public_axiom_and_combinator():
     public = [getattr(pra, name) for name in pra.__all__]
     classes = [value for value in public if isinstance(value, type)]
     axioms = {cls.short_name for cls in classes if issubclass(cls, pra.Axiom) and "short_name" in vars(cls)}
-    assert axioms == set(AXIOMS)
+    assert axioms == set(AXIOMS) | {model.short_name for model in MODELS.values()}
     combinators = {cls for cls in classes if issubclass(cls, pra.Combinator) and cls is not pra.Combinator}
     assert combinators == set(COMBINATORS.values())
     assert pra.RAG_AXIOMS == RAG_AXIOMS and pra.GEN_AXIOMS == GEN_AXIOMS
@@ -134,3 +143,21 @@ def test_every_ranker_keeps_the_contract(name, pairs):
     pd.testing.assert_frame_equal(pairs, before)
     assert sorted(ranking["docno"]) == ["r0", "r1", "r2"] and list(ranking["rank"]) == [0, 1, 2]
     assert len(ranker(pairs.iloc[:0])) == 0
+
+
+def test_the_preference_model_keeps_the_contract(sample_responses):
+    model = MODELS["preference"].default("nuggets")
+    attributes = {attribute.name for attribute in pt.inspect.transformer_attributes(model)}
+    assert {"axioms", "coefficients", "scales", "min_confidence", "name", "verbose"} <= attributes
+    assert pt.inspect.subtransformers(model) == {"axioms": list(model.axioms)}
+    assert pt.inspect.transformer_outputs(model, ["qid", "query", "response"])[-2:] == [
+        "PreferenceModel", "PreferenceModel_probability"
+    ]
+    assert repr(pickle.loads(pickle.dumps(model))) == repr(model)
+    frame = sample_responses[sample_responses["qid"].isin(["q1", "q2"])]
+    before = frame.copy(deep=True)
+    forward = model(frame)
+    pd.testing.assert_frame_equal(frame, before)
+    backward = model(forward.rename(columns=SWAP).drop(columns=["PreferenceModel", "PreferenceModel_probability"]))
+    np.testing.assert_array_equal(backward["PreferenceModel"], -forward["PreferenceModel"])
+    assert len(model(frame.iloc[:0])) == 0

@@ -1,8 +1,9 @@
 """The walkthrough notebook: its saved outputs, and a run from top to bottom on the shared data.
 
 The run uses a kernel of the Python running the tests (whatever kernels are installed elsewhere)
-and, to stay short, three CrowdRAG-25 topics and one nugget-judged topic
-(``RAG_AXIOMS_WALKTHROUGH_TOPICS``, ``RAG_AXIOMS_WALKTHROUGH_NUGGET_TOPICS``). The same notebook
+and, to stay short, three CrowdRAG-25 topics, one nugget-judged topic to rerank and two to rank
+runs on (``RAG_AXIOMS_WALKTHROUGH_TOPICS``, ``RAG_AXIOMS_WALKTHROUGH_NUGGET_TOPICS``,
+``RAG_AXIOMS_WALKTHROUGH_RUN_TOPICS``). The same notebook
 also runs under ``pytest --nbmake notebooks/``.
 """
 
@@ -31,11 +32,15 @@ def test_saved_notebook_shows_tables_and_the_plot():
     outputs = _outputs(notebook)
     assert not [output for output in outputs if output.output_type == "error"]
     rich = [output.get("data", {}) for output in outputs]
-    assert sum("image/png" in data for data in rich) == 1
+    assert sum("image/png" in data for data in rich) == 2  # the agreement heatmap and the run rankings
     tables = [data["text/html"] for data in rich if "text/html" in data]
     assert any("concordance_pairs" in table for table in tables)
     assert any("coverage_deep" in table and "COV1" in table for table in tables)
     assert any("nDCG@10" in table for table in tables)
+    assert any("PreferenceModel (LOTO)" in table for table in tables)
+    assert any("Kendall&#x27;s tau vs mean nugget score" in table or "Kendall's tau vs mean nugget score" in table
+               for table in tables)
+    assert any("PreferenceModel (LOTO)" in table for table in tables)
 
 
 def test_notebook_runs_top_to_bottom(shared_data, tmp_path, monkeypatch):
@@ -51,6 +56,7 @@ def test_notebook_runs_top_to_bottom(shared_data, tmp_path, monkeypatch):
     monkeypatch.setenv("RAG_AXIOMS_SHARED_DATA", str(shared_data))
     monkeypatch.setenv("RAG_AXIOMS_WALKTHROUGH_TOPICS", "3")
     monkeypatch.setenv("RAG_AXIOMS_WALKTHROUGH_NUGGET_TOPICS", "1")
+    monkeypatch.setenv("RAG_AXIOMS_WALKTHROUGH_RUN_TOPICS", "2")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     notebook = nbformat.read(NOTEBOOK, as_version=4)
     for cell in notebook.cells:
@@ -69,3 +75,4 @@ def test_notebook_runs_top_to_bottom(shared_data, tmp_path, monkeypatch):
     tables = [output["data"]["text/html"] for output in outputs if "text/html" in output.get("data", {})]
     assert any("concordance_pairs" in table for table in tables)
     assert any("nDCG@10" in table for table in tables)
+    assert any("PreferenceModel (LOTO)" in table for table in tables)

@@ -117,6 +117,7 @@ EXAMPLES = {
     "KwikSort": lambda: rag.KwikSort(rag.MajorityVote(rag.COH1(), rag.COV1())),
     "MajorityVote": lambda: rag.MajorityVote(rag.COH1(), "CONS2"),
     "PreferenceCountReranker": lambda: rag.PreferenceCountReranker("COH1"),
+    "PreferenceModel": lambda: rag.PreferenceModel.default("nuggets"),
     "TrecRagNuggetAxiom": lambda: rag.TrecRagNuggetAxiom(assignments_path=PROJECT_ROOT / "tests/data/nuggets.jsonl"),
     "WeightedSum": lambda: rag.WeightedSum(rag.COH1(), "CONS2", weights=[2.0, 1.0]),
     "TrecRagCrowdAxiom": lambda: rag.TrecRagCrowdAxiom(ratings_path=CROWDRAG / "ratings.dev.jsonl.gz"),

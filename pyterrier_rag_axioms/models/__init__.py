@@ -1,0 +1,1 @@
+"""Fitted preference models shipped with the package (weights only; see benchmarks/fit_preference_models.py)."""

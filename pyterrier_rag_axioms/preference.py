@@ -1,0 +1,474 @@
+"""PreferenceModel: a fitted, antisymmetric and transparent combination of feature axioms' values.
+
+Where a combinator counts the *votes* of axioms, a preference model weighs the per-response
+*values* behind them. For a pair (a, b), each chosen feature axiom gives the difference of its
+(transformed) values, ``d_i = t(x_i(a)) - t(x_i(b))``, divided by a scale fitted on the training
+pairs; the probability that a is better is ``sigmoid(sum_i w_i d_i / s_i)``. Without an
+intercept, swapping a and b negates every difference, so the probability becomes its complement
+and the preference its negation. A value that cannot be computed (NaN) contributes 0.
+
+The weights are those of an L2-regularised logistic regression without intercept, trained on
+both orientations of every judged pair (scikit-learn, imported when fitting). A fitted model is
+saved as a small JSON file (axioms, scales, weights), and every decision can be explained as the
+sum of one named contribution per feature (:meth:`PreferenceModel.explain`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import fields
+from importlib import resources
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+import pandas as pd
+import pyterrier as pt
+
+from pyterrier_rag_axioms.base import Axiom, FeatureAxiom
+from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, is_preference_frame, preference_frame
+
+Transform = Literal["signed_log1p", "identity"]
+TRANSFORMS: tuple[str, ...] = ("signed_log1p", "identity")
+
+#: The format tag of saved models.
+FORMAT = "pyterrier-rag-axioms/preference-model"
+
+#: The shipped models of :meth:`PreferenceModel.default`, by kind.
+DEFAULT_MODELS: dict[str, str] = {"crowd": "preference-crowd.json", "nuggets": "preference-nuggets.json"}
+
+
+def _transformed(values: np.ndarray, transform: str) -> np.ndarray:
+    """A sign-preserving transform of per-response values: ``sign(x) * log(1 + |x|)`` or ``x``."""
+    if transform == "signed_log1p":
+        return np.sign(values) * np.log1p(np.abs(values))
+    return values
+
+
+def axiom_classes() -> dict[str, type[FeatureAxiom]]:
+    """The feature axiom classes of the registry, by short name."""
+    from pyterrier_rag_axioms.registry import AXIOMS
+
+    return {name: cls for name, cls in AXIOMS.items() if issubclass(cls, FeatureAxiom)}
+
+
+def _resolve_feature(feature: FeatureAxiom | str, where: str) -> FeatureAxiom:
+    """A feature axiom from an instance or a short name (e.g. ``"LEN1"``)."""
+    if isinstance(feature, str):
+        classes = axiom_classes()
+        if feature not in classes:
+            raise ValueError(
+                f"{where}: unknown feature axiom {feature!r}; known: {', '.join(sorted(classes))}"
+            )
+        return classes[feature]()
+    if not isinstance(feature, FeatureAxiom):
+        kind = "an axiom without per-response values" if isinstance(feature, Axiom) else type(feature).__name__
+        raise TypeError(
+            f"{where}: a feature must be a feature axiom (one value per response) or its short name, "
+            f"not {kind} {feature!r}"
+        )
+    return feature
+
+
+def _saved_parameters(axiom: FeatureAxiom) -> dict[str, Any]:
+    """The declared parameters of an axiom that change its values and can be written as JSON (strings, numbers)."""
+    saved = {}
+    for declared in fields(axiom):
+        if declared.name in ("margin_fraction", "name", "verbose"):
+            continue
+        show = declared.metadata.get("shown") or (lambda value: value)
+        value = show(getattr(axiom, declared.name))
+        if isinstance(value, str | int | float | bool) and value != declared.default:
+            saved[declared.name] = value
+    return saved
+
+
+class PreferenceModel(Axiom):
+    """Prefer by a fitted logistic model over the per-response values of feature axioms.
+
+    Writes column ``name`` (``+1.0`` prefers a, ``-1.0`` prefers b, ``0.0`` where the probability is
+    within ``min_confidence`` of 1/2) and ``<name>_probability`` (the probability that a is
+    better). Works like every axiom: on response and preference frames, as a member of a
+    combinator, in :class:`~pyterrier_rag_axioms.KwikSort`, with ``agreement``, and under
+    ``.parallel``. Use :meth:`fit` on judged pairs, :meth:`load` a saved model, or
+    :meth:`default` for the shipped ones.
+    """
+
+    short_name: ClassVar[str] = "PreferenceModel"
+
+    def __init__(
+        self,
+        *,
+        axioms: Sequence[FeatureAxiom | str],
+        coefficients: Sequence[float] | None = None,
+        scales: Sequence[float] | None = None,
+        value_transform: Transform = "signed_log1p",
+        regularization: float = 1.0,
+        min_confidence: float = 0.0,
+        truth: str | None = None,
+        name: str | None = None,
+        verbose: bool = False,
+    ):
+        """
+        Args:
+            axioms: the feature axioms whose per-response values the model weighs (instances, or
+                short names such as ``"LEN1"`` for their defaults); their preference columns are
+                not needed.
+            coefficients: one weight per axiom, for a model fitted elsewhere (default: unfitted);
+                :meth:`weights` shows them by feature.
+            scales: one positive scale per axiom that divides the value difference (default 1).
+            value_transform: applied to each value before the difference: ``"signed_log1p"``
+                (``sign(x) log(1 + |x|)``, default; tames counts) or ``"identity"``.
+            regularization: the inverse strength ``C`` of the L2 penalty when fitting (default 1).
+            min_confidence: abstain (``0.0``) where the probability lies within this distance of
+                1/2, in [0, 0.5) (default 0: decide except for exact ties).
+            truth: what the model was fitted to predict (set by :meth:`fit`; shown by ``repr``).
+            name: name of the preference column (default ``"PreferenceModel"``).
+            verbose: show progress of long work.
+        """
+        kind = type(self).__name__
+        features = tuple(_resolve_feature(axiom, kind) for axiom in axioms)
+        if not features:
+            raise ValueError(f"{kind}: needs at least one feature axiom")
+        names = [feature.name for feature in features]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ValueError(f"{kind}: feature axioms must have distinct names, but {duplicates} occur more than once")
+        if value_transform not in TRANSFORMS:
+            raise ValueError(f"{kind}: value_transform must be one of {', '.join(TRANSFORMS)}, not {value_transform!r}")
+        if not (isinstance(regularization, int | float) and regularization > 0 and math.isfinite(regularization)):
+            raise ValueError(f"{kind}: regularization must be a positive number, not {regularization!r}")
+        if not (isinstance(min_confidence, int | float) and 0.0 <= min_confidence < 0.5):
+            raise ValueError(f"{kind}: min_confidence must lie in [0, 0.5), not {min_confidence!r}")
+        self.axioms = features
+        self.coefficients = (
+            None if coefficients is None else self._checked(coefficients, "coefficients", positive=False)
+        )
+        self.scales = (1.0,) * len(features) if scales is None else self._checked(scales, "scales", positive=True)
+        self.value_transform = value_transform
+        self.regularization = float(regularization)
+        self.min_confidence = float(min_confidence)
+        self.truth = truth
+        self.margin_fraction = 0.0
+        self.name = self.short_name if name is None else name
+        self.verbose = verbose
+
+    def _checked(self, numbers: Sequence[float], what: str, *, positive: bool) -> tuple[float, ...]:
+        array = np.asarray(list(numbers), dtype=float)
+        if array.shape != (len(self.axioms),):
+            raise ValueError(f"{type(self).__name__}: got {array.size} {what} for {len(self.axioms)} feature axioms")
+        if not np.isfinite(array).all() or (positive and not (array > 0).all()):
+            raise ValueError(f"{type(self).__name__}: {what} must be finite{' and positive' if positive else ''}")
+        return tuple(float(number) for number in array)
+
+    def __iter__(self):
+        """The feature axioms, as PyTerrier's operators expose their parts."""
+        return iter(self.axioms)
+
+    def subtransformers(self) -> dict[str, list[pt.Transformer]]:
+        """The feature axioms, for ``pt.inspect`` and schematics."""
+        return {"axioms": list(self.axioms)}
+
+    @property
+    def feature_names(self) -> list[str]:
+        """The names of the feature axioms, in order."""
+        return [axiom.name for axiom in self.axioms]
+
+    @property
+    def probability_column(self) -> str:
+        """The name of the probability column, ``<name>_probability``."""
+        return f"{self.name}_probability"
+
+    # --- the model ----------------------------------------------------------------------------
+
+    def differences(self, table: ResponseTable) -> np.ndarray:
+        """The unscaled feature differences of each pair (pairs x features); NaN and infinite ones are 0."""
+        columns = []
+        for axiom in pt.tqdm(self.axioms, desc=self.name, unit="axiom", disable=not self.verbose):
+            values = _transformed(axiom.cached_values(table), self.value_transform)
+            columns.append(values[table.a] - values[table.b])
+        matrix = np.column_stack(columns) if columns else np.empty((len(table.a), 0))
+        return np.where(np.isfinite(matrix), matrix, 0.0)
+
+    def _require_fitted(self) -> tuple[float, ...]:
+        if self.coefficients is None:
+            raise ValueError(
+                f"{self.name}: the model has no weights yet; call fit(judged_pairs, truth=...), "
+                "PreferenceModel.load(path) or PreferenceModel.default()"
+            )
+        return self.coefficients
+
+    def probabilities(self, table: ResponseTable) -> np.ndarray:
+        """The probability that response a is better, for each pair of ``table``."""
+        weights = np.asarray(self._require_fitted())
+        scores = (self.differences(table) / np.asarray(self.scales)) @ weights
+        return 1.0 / (1.0 + np.exp(-scores))
+
+    def decide(self, probabilities: np.ndarray) -> np.ndarray:
+        """Preferences from probabilities: +1 above ``1/2 + min_confidence``, -1 below ``1/2 - min_confidence``."""
+        probabilities = np.asarray(probabilities, dtype=float)
+        upper, lower = 0.5 + self.min_confidence, 0.5 - self.min_confidence
+        if self.min_confidence == 0.0:
+            return np.where(probabilities > 0.5, 1.0, np.where(probabilities < 0.5, -1.0, 0.0))
+        return np.where(probabilities >= upper, 1.0, np.where(probabilities <= lower, -1.0, 0.0))
+
+    def preferences(self, table: ResponseTable) -> np.ndarray:
+        return self.decide(self.probabilities(table))
+
+    # --- the transformer ----------------------------------------------------------------------
+
+    def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """Add ``name`` (the preference) and ``<name>_probability`` to the (built or given) preference frame."""
+        self._require_fitted()
+        pairs = preference_frame(inp, self)
+        if len(pairs) == 0:
+            columns = [*PAIR_COLUMNS, *(c for c in pairs.columns if c not in PAIR_COLUMNS)]
+            empty = {self.name: pd.Series(dtype=float), self.probability_column: pd.Series(dtype=float)}
+            return pairs.reindex(columns=columns).assign(**empty)
+        probabilities = self.probabilities(ResponseTable.from_pairs(pairs))
+        pairs[self.name] = self.decide(probabilities)
+        pairs[self.probability_column] = probabilities
+        return pairs
+
+    def explain(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """The preference frame with each feature's contribution ``w_i d_i / s_i`` to the log-odds.
+
+        Adds ``<feature>_contribution`` per feature axiom, ``<name>_logit`` (their sum), and the
+        columns of :meth:`transform`. A positive contribution speaks for response a.
+        """
+        weights = np.asarray(self._require_fitted())
+        pairs = preference_frame(inp, self)
+        table = ResponseTable.from_pairs(pairs)
+        contributions = self.differences(table) / np.asarray(self.scales) * weights
+        for feature, column in zip(self.feature_names, contributions.T):
+            pairs[f"{feature}_contribution"] = column
+        logits = contributions.sum(axis=1)
+        probabilities = 1.0 / (1.0 + np.exp(-logits))
+        pairs[f"{self.name}_logit"] = logits
+        pairs[self.name] = self.decide(probabilities)
+        pairs[self.probability_column] = probabilities
+        return pairs
+
+    # --- fitting ------------------------------------------------------------------------------
+
+    def _judged(
+        self, judged: pd.DataFrame, truth: str, weight: str | None, where: str
+    ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+        """The validated judged pairs, the sign of their truth (0 where undecided or NaN), and sample weights."""
+        if not isinstance(judged, pd.DataFrame):
+            raise TypeError(f"{where}: judged pairs must be a preference frame, not {type(judged).__name__}")
+        for column, role in ((truth, "truth"), (weight, "weight")):
+            if column is not None and column not in judged.columns:
+                raise ValueError(
+                    f"{where}: the {role} column {column!r} is not in the judged pairs "
+                    f"(their columns: {', '.join(map(str, judged.columns))})"
+                )
+        if not is_preference_frame(judged):
+            raise ValueError(f"{where}: judged pairs must be a preference frame with docno_a and docno_b")
+        pairs = preference_frame(judged, self).reset_index(drop=True)
+        values = pd.to_numeric(pairs[truth], errors="coerce").to_numpy(dtype=float)
+        if (~np.isnan(values)).sum() != pairs[truth].notna().sum():
+            raise TypeError(f"{where}: the truth column {truth!r} must hold numbers (+ prefers a, - prefers b)")
+        signs = np.nan_to_num(np.sign(values), nan=0.0)
+        if not signs.any():
+            raise ValueError(f"{where}: no pair in the truth column {truth!r} prefers a response; nothing to fit")
+        sample = np.ones(len(pairs)) if weight is None else pd.to_numeric(pairs[weight]).to_numpy(dtype=float)
+        signs = np.where(np.isfinite(sample), signs, 0.0)
+        return pairs, signs, sample
+
+    def fit(
+        self, judged: pd.DataFrame, *, truth: str = "quality_overall", weight: str | None = None
+    ) -> PreferenceModel:
+        """Fit scales and weights to judged pairs; returns the model itself.
+
+        Args:
+            judged: a preference frame of judged pairs (e.g. :func:`load_crowdrag_judgments`, or an
+                oracle axiom's output) with a truth column.
+            truth: the truth column: positive where a is better, negative where b is; pairs with 0
+                or NaN are left out.
+            weight: an optional column of sample weights (e.g. the judges' confidence).
+
+        Raises:
+            ValueError: the truth (or weight) column is missing, or no pair prefers a response.
+            TypeError: the truth column does not hold numbers.
+        """
+        pairs, signs, sample = self._judged(judged, truth, weight, f"{self.name}.fit")
+        decisive = signs != 0
+        table = ResponseTable.from_pairs(pairs[decisive].reset_index(drop=True))
+        self._fit_differences(self.differences(table), signs[decisive], sample[decisive])
+        self.truth = truth
+        return self
+
+    def _fit_differences(self, differences: np.ndarray, signs: np.ndarray, sample: np.ndarray) -> None:
+        """Fit scales (root mean square difference) and weights to difference rows and truth signs."""
+        from sklearn.linear_model import LogisticRegression
+
+        scales = np.sqrt(np.mean(differences**2, axis=0))
+        scales = np.where(scales > 0, scales, 1.0)
+        standardised = differences / scales
+        features = np.vstack([standardised, -standardised])  # both orientations of every pair
+        labels = np.concatenate([signs > 0, signs < 0]).astype(int)
+        regression = LogisticRegression(C=self.regularization, fit_intercept=False, max_iter=1000)
+        regression.fit(features, labels, sample_weight=np.concatenate([sample, sample]))
+        self.scales = tuple(float(scale) for scale in scales)
+        self.coefficients = tuple(float(weight) for weight in regression.coef_[0])
+
+    def cross_validate(
+        self, judged: pd.DataFrame, *, truth: str = "quality_overall", weight: str | None = None, groups: str = "qid"
+    ) -> pd.DataFrame:
+        """Leave-one-group-out predictions: each pair judged by a copy fitted on the other groups (topics).
+
+        Returns the judged pairs with ``name`` and ``<name>_probability`` from the copy that did not
+        see their group (every pair is predicted; pairs whose truth is 0 or NaN are only left out of
+        fitting), ready for :func:`~pyterrier_rag_axioms.agreement`. The features are computed
+        once; the model itself stays as it is.
+        """
+        where = f"{self.name}.cross_validate"
+        pairs, signs, sample = self._judged(judged, truth, weight, where)
+        if groups not in pairs.columns:
+            raise ValueError(f"{where}: the group column {groups!r} is not in the judged pairs")
+        differences = self.differences(ResponseTable.from_pairs(pairs))
+        probabilities = np.full(len(pairs), np.nan)
+        labels = pairs[groups].astype(str).to_numpy()
+        fold = self._copy()
+        for group in pd.unique(labels):
+            train = (labels != group) & (signs != 0)
+            if not train.any():
+                raise ValueError(f"{where}: leaving out {groups} {group!r} leaves no judged pair to fit")
+            fold._fit_differences(differences[train], signs[train], sample[train])
+            held_out = labels == group
+            scores = (differences[held_out] / np.asarray(fold.scales)) @ np.asarray(fold.coefficients)
+            probabilities[held_out] = 1.0 / (1.0 + np.exp(-scores))
+        pairs[self.name] = self.decide(probabilities)
+        pairs[self.probability_column] = probabilities
+        return pairs
+
+    def _copy(self, **changes: Any) -> PreferenceModel:
+        arguments = {
+            "axioms": self.axioms,
+            "coefficients": self.coefficients,
+            "scales": self.scales,
+            "value_transform": self.value_transform,
+            "regularization": self.regularization,
+            "min_confidence": self.min_confidence,
+            "truth": self.truth,
+            "name": self.name,
+            "verbose": self.verbose,
+        }
+        return type(self)(**{**arguments, **changes})
+
+    def with_min_confidence(self, min_confidence: float) -> PreferenceModel:
+        """The same model abstaining within ``min_confidence`` of 1/2."""
+        return self._copy(min_confidence=min_confidence)
+
+    # --- transparency and files ---------------------------------------------------------------
+
+    def weights(self) -> pd.DataFrame:
+        """Each feature's weight: ``feature``, ``axiom``, ``weight`` (per scaled difference), ``scale``, ``prefers``.
+
+        ``prefers`` says which value the feature favours: ``"higher"`` (positive weight) or ``"lower"``.
+        """
+        weights = self._require_fitted()
+        frame = pd.DataFrame(
+            {
+                "feature": self.feature_names,
+                "axiom": [axiom.short_name for axiom in self.axioms],
+                "weight": weights,
+                "scale": self.scales,
+            }
+        )
+        frame["prefers"] = np.where(frame["weight"] > 0, "higher", np.where(frame["weight"] < 0, "lower", "-"))
+        return frame
+
+    def save(self, path: str | Path, *, metadata: dict[str, Any] | None = None) -> None:
+        """Write the model as a small JSON file (written to a temporary file, then renamed)."""
+        document = {
+            "format": FORMAT,
+            "version": 1,
+            "name": self.name,
+            "truth": self.truth,
+            "value_transform": self.value_transform,
+            "regularization": self.regularization,
+            "min_confidence": self.min_confidence,
+            "features": [
+                {
+                    "axiom": axiom.short_name,
+                    "name": axiom.name,
+                    "parameters": _saved_parameters(axiom),
+                    "scale": scale,
+                    "weight": weight,
+                }
+                for axiom, scale, weight in zip(self.axioms, self.scales, self._require_fitted())
+            ],
+            "metadata": metadata or {},
+        }
+        path = Path(path)
+        temporary = path.with_name(f".{path.name}.tmp")
+        temporary.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+        temporary.replace(path)
+
+    @classmethod
+    def load(cls, path: str | Path, **overrides: Any) -> PreferenceModel:
+        """Read a model saved by :meth:`save`; keyword arguments (e.g. ``min_confidence``) override the file's.
+
+        Raises:
+            ValueError: the file is not a saved model, or names an unknown feature axiom.
+        """
+        path = Path(path)
+        try:
+            document = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path}:{error.lineno}: not a JSON file of a PreferenceModel ({error.msg})") from None
+        if not isinstance(document, dict) or document.get("format") != FORMAT:
+            raise ValueError(f"{path}: not a saved PreferenceModel (expected 'format': {FORMAT!r})")
+        classes = axiom_classes()
+        axioms, scales, weights = [], [], []
+        for position, feature in enumerate(document.get("features", [])):
+            short_name = feature.get("axiom")
+            if short_name not in classes:
+                raise ValueError(
+                    f"{path}: feature {position} names the unknown feature axiom {short_name!r}; "
+                    f"known: {', '.join(sorted(classes))}"
+                )
+            axioms.append(classes[short_name](name=feature.get("name"), **feature.get("parameters", {})))
+            scales.append(feature["scale"])
+            weights.append(feature["weight"])
+        arguments = {
+            "axioms": axioms,
+            "coefficients": weights,
+            "scales": scales,
+            "value_transform": document.get("value_transform", "signed_log1p"),
+            "regularization": document.get("regularization", 1.0),
+            "min_confidence": document.get("min_confidence", 0.0),
+            "truth": document.get("truth"),
+            "name": document.get("name"),
+        }
+        return cls(**{**arguments, **overrides})
+
+    @classmethod
+    def default(cls, kind: str = "crowd", **overrides: Any) -> PreferenceModel:
+        """A shipped model: ``"crowd"`` (CrowdRAG-25 overall quality) or ``"nuggets"`` (TREC 2024 RAG nugget scores).
+
+        Both are fitted on the development judgments by ``benchmarks/fit_preference_models.py``
+        over axioms that run offline; only the weights ship. Keyword arguments override the file's
+        (e.g. ``min_confidence=0.1``, ``name=...``).
+        """
+        if kind not in DEFAULT_MODELS:
+            raise ValueError(f"PreferenceModel.default: kind must be one of {', '.join(DEFAULT_MODELS)}, not {kind!r}")
+        with resources.as_file(resources.files("pyterrier_rag_axioms.models") / DEFAULT_MODELS[kind]) as path:
+            return cls.load(path, **overrides)
+
+    def __repr__(self) -> str:
+        parts = [f"axioms=[{', '.join(map(repr, self.axioms))}]"]
+        if self.coefficients is not None:
+            parts.append(f"coefficients={[round(weight, 4) for weight in self.coefficients]}")
+        if self.truth is not None:
+            parts.append(f"truth={self.truth!r}")
+        if self.min_confidence:
+            parts.append(f"min_confidence={self.min_confidence!r}")
+        if self.name != self.short_name:
+            parts.append(f"name={self.name!r}")
+        return f"PreferenceModel({', '.join(parts)})"
+

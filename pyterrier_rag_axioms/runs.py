@@ -1,0 +1,200 @@
+"""Run-level evaluation: rank RAG systems (runs) by pairwise preferences between their responses.
+
+TREC-style experiments compare systems, not pairs. When every response of a topic comes from one
+run (``docno`` is the run id, as in :func:`~pyterrier_rag_axioms.datasets.load_nugget_assignments`),
+a preference frame of all pairs of a topic's responses says how often each run beats the others:
+
+- :func:`win_rates`: each run's wins, losses and ties per topic, and its win rate
+  ``(wins + ties / 2) / comparisons``;
+- :func:`run_win_rates`: the mean win rate of each run over topics, ranked;
+- :func:`mean_run_scores`: the mean over topics of a per-response score (e.g. the nugget score of
+  :func:`~pyterrier_rag_axioms.datasets.nugget_scores`), ranked;
+- :func:`run_correlation`: Kendall's tau (scipy) between two run-level scores;
+- :func:`plot_run_rankings`: the two rankings side by side, one line per run.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+import pyterrier as pt
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+#: The columns of :func:`win_rates`.
+WIN_RATE_COLUMNS: list[str] = ["qid", "run", "comparisons", "wins", "losses", "ties", "win_rate"]
+
+
+def _source_name(source: object) -> str:
+    if isinstance(source, str):
+        return source
+    name = getattr(source, "name", None)
+    if not isinstance(name, str):
+        raise TypeError(f"win_rates: the preferences must be a column name or have a 'name', not {source!r}")
+    return name
+
+
+def win_rates(preferences: pd.DataFrame, source: object) -> pd.DataFrame:
+    """Each run's wins, losses and ties per topic from a preference frame whose docnos are run ids.
+
+    Args:
+        preferences: a preference frame (``qid``, ``docno_a``, ``docno_b``) with the preference
+            column; each listed pair counts once (list each pair of a topic once, e.g. all pairs
+            as built from a response frame).
+        source: the preference column's name, or an axiom/combinator/model (its ``name``).
+
+    Returns:
+        One row per (qid, run): ``comparisons``, ``wins``, ``losses``, ``ties`` (a preference of 0
+        or NaN) and ``win_rate`` = ``(wins + ties / 2) / comparisons``, in order of first appearance.
+
+    Raises:
+        pt.validate.InputValidationError: a column is missing.
+        TypeError: the preference column does not hold numbers.
+    """
+    column = _source_name(source)
+    pt.validate.columns(preferences, includes=["qid", "docno_a", "docno_b", column], context="win_rates")
+    values = pd.to_numeric(preferences[column], errors="coerce")
+    if values.isna().sum() != preferences[column].isna().sum():
+        raise TypeError(f"win_rates: the preference column {column!r} must hold numbers")
+    signs = np.sign(values.fillna(0.0).to_numpy(dtype=float))
+    qids = preferences["qid"].astype(str).to_numpy()
+    sides = pd.DataFrame(
+        {
+            "qid": np.concatenate([qids, qids]),
+            "run": np.concatenate([preferences["docno_a"].astype(str), preferences["docno_b"].astype(str)]),
+            "result": np.concatenate([signs, -signs]),
+        }
+    )
+    grouped = sides.groupby(["qid", "run"], sort=False)["result"]
+    table = pd.DataFrame(
+        {
+            "comparisons": grouped.size(),
+            "wins": grouped.agg(lambda result: int((result > 0).sum())),
+            "losses": grouped.agg(lambda result: int((result < 0).sum())),
+        }
+    ).reset_index()
+    table["ties"] = table["comparisons"] - table["wins"] - table["losses"]
+    table["win_rate"] = (table["wins"] + table["ties"] / 2) / table["comparisons"]
+    return table[WIN_RATE_COLUMNS].astype({"comparisons": int, "wins": int, "losses": int, "ties": int})
+
+
+def _ranked(table: pd.DataFrame, score: str) -> pd.DataFrame:
+    """Sort by score (descending, ties by run id) and add ``rank`` (1 is best; equal scores share the best rank)."""
+    table = table.sort_values([score, "run"], ascending=[False, True], kind="mergesort").reset_index(drop=True)
+    table["rank"] = table[score].rank(method="min", ascending=False).astype(int)
+    return table
+
+
+def run_win_rates(preferences: pd.DataFrame, source: object) -> pd.DataFrame:
+    """Each run's mean win rate over topics: ``run``, ``topics``, ``win_rate``, ``rank`` (1 is best).
+
+    See :func:`win_rates`; every topic counts the same, however many runs answered it.
+    """
+    per_topic = win_rates(preferences, source)
+    table = per_topic.groupby("run", sort=False).agg(topics=("qid", "nunique"), win_rate=("win_rate", "mean"))
+    return _ranked(table.reset_index(), "win_rate")
+
+
+def mean_run_scores(scores: pd.DataFrame, *, score: str = "score", run: str = "docno") -> pd.DataFrame:
+    """Each run's mean over topics of a per-response score: ``run``, ``topics``, ``<score>``, ``rank``.
+
+    Args:
+        scores: one row per response, e.g. :func:`~pyterrier_rag_axioms.datasets.nugget_scores`
+            (``qid``, ``docno`` = run id, ``score``).
+        score: the score column (NaN scores are left out of the mean).
+        run: the run id column.
+    """
+    pt.validate.columns(scores, includes=["qid", run, score], context="mean_run_scores")
+    frame = pd.DataFrame(
+        {"qid": scores["qid"].astype(str), "run": scores[run].astype(str), score: pd.to_numeric(scores[score])}
+    )
+    table = frame.groupby("run", sort=False).agg(topics=("qid", "nunique"), **{score: (score, "mean")})
+    return _ranked(table.reset_index(), score)
+
+
+def run_correlation(first: pd.DataFrame, second: pd.DataFrame, *, score_first: str, score_second: str) -> dict:
+    """Kendall's tau (tau-b, scipy) between two run-level scores over the runs both have.
+
+    Args:
+        first: a run-level table with ``run`` and ``score_first`` (e.g. :func:`run_win_rates`).
+        second: another with ``run`` and ``score_second`` (e.g. :func:`mean_run_scores`).
+
+    Returns:
+        ``{"tau": ..., "p_value": ..., "runs": ...}``.
+    """
+    from scipy.stats import kendalltau
+
+    for table, column, which in ((first, score_first, "first"), (second, score_second, "second")):
+        pt.validate.columns(table, includes=["run", column], context=f"run_correlation ({which} table)")
+    both = first[["run", score_first]].merge(second[["run", score_second]], on="run", suffixes=("_first", "_second"))
+    left = score_first if score_first != score_second else f"{score_first}_first"
+    right = score_second if score_first != score_second else f"{score_second}_second"
+    if len(both) < 2:
+        return {"tau": float("nan"), "p_value": float("nan"), "runs": len(both)}
+    result = kendalltau(both[left], both[right])
+    return {"tau": float(result.statistic), "p_value": float(result.pvalue), "runs": len(both)}
+
+
+def side_by_side(first: pd.DataFrame, second: pd.DataFrame, *, score_first: str, score_second: str) -> pd.DataFrame:
+    """Two run rankings in one frame: ``run``, both scores and both ranks, in the order of the first."""
+    merged = first[["run", score_first, "rank"]].merge(
+        second[["run", score_second, "rank"]], on="run", suffixes=(f" ({score_first})", f" ({score_second})")
+    )
+    return merged.reset_index(drop=True)
+
+
+def plot_run_rankings(
+    first: pd.DataFrame,
+    second: pd.DataFrame,
+    *,
+    score_first: str,
+    score_second: str,
+    labels: tuple[str, str] | None = None,
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Axes:
+    """Two rankings of the same runs side by side: one line per run from its rank in one to its rank in the other.
+
+    Crossing lines show where the rankings disagree; the title gives Kendall's tau.
+
+    Args:
+        first: a run-level table with ``run``, ``score_first`` and ``rank`` (e.g. :func:`run_win_rates`).
+        second: another (e.g. :func:`mean_run_scores`).
+        score_first: the score column of ``first``.
+        score_second: the score column of ``second``.
+        labels: the two axis labels (default: the score names).
+        ax: the matplotlib axes to draw on (default: a new figure).
+        title: the title (default: Kendall's tau and the number of runs).
+    """
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as error:  # matplotlib comes with the "test" extra
+        raise ImportError("plot_run_rankings needs matplotlib: pip install matplotlib") from error
+
+    table = side_by_side(first, second, score_first=score_first, score_second=score_second)
+    # one row per run on each side, in ranking order (runs with equal scores stand one below the other)
+    position_first = {run: position for position, run in enumerate(first["run"], start=1)}
+    position_second = {run: position for position, run in enumerate(second["run"], start=1)}
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7.5, 1.5 + 0.22 * max(len(table), 1)))
+    colours = plt.get_cmap("viridis")(np.linspace(0, 1, max(len(table), 1)))
+    for run, colour in zip(table["run"], colours):
+        y_first, y_second = position_first[run], position_second[run]
+        ax.plot([0, 1], [y_first, y_second], color=colour, marker="o", markersize=3, linewidth=1)
+        ax.text(-0.03, y_first, str(run), ha="right", va="center", fontsize=7)
+        ax.text(1.03, y_second, str(run), ha="left", va="center", fontsize=7)
+    left, right = labels or (score_first, score_second)
+    ax.set_xticks([0, 1], [f"{left}\n(best on top)", f"{right}\n(best on top)"])
+    ax.set_xlim(-1.0, 2.0)
+    ax.invert_yaxis()
+    ax.yaxis.set_visible(False)
+    for side in ("top", "right", "bottom", "left"):
+        ax.spines[side].set_visible(False)
+    if title is None:
+        correlation = run_correlation(first, second, score_first=score_first, score_second=score_second)
+        title = f"Kendall's tau {correlation['tau']:.3f} over {correlation['runs']} runs"
+    ax.set_title(title)
+    return ax
