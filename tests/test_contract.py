@@ -29,7 +29,14 @@ CONSTRUCTIBLE = [*RAG_AXIOMS, *EXTRA_AXIOMS, *GEN_AXIOMS]
 #: Axioms that run offline (CLAR1 needs a LanguageTool server: test_languagetool.py runs these checks on it).
 RUNNABLE = [name for name in CONSTRUCTIBLE if name != "CLAR1"]
 
-SWAP = {"docno_a": "docno_b", "docno_b": "docno_a", "response_a": "response_b", "response_b": "response_a"}
+SWAP = {
+    "docno_a": "docno_b",
+    "docno_b": "docno_a",
+    "response_a": "response_b",
+    "response_b": "response_a",
+    "context_a": "context_b",
+    "context_b": "context_a",
+}
 
 
 def test_registry_lists_every_public_axiom_and_combinator():
