@@ -34,7 +34,8 @@ class AspectAxiom(AnalyzedFeatureAxiom):
         Args:
             margin_fraction: relative difference within which two values tie (default: the
                 axiom's documented margin).
-            aspects: how aspects are extracted: ``"noun_chunks"`` (default), ``"entities"`` (as
+            aspects: how aspects are extracted: ``"noun_chunks"`` (default; without pronouns),
+                ``"noun_chunks_with_pronouns"``, ``"entities"`` (as
                 in the ICTIR 2025 experiments), or an :class:`AspectExtraction`.
             text_analyzer: a :class:`TextAnalyzer` or spaCy model name (default: shared analyzer).
             sentence_similarity: a :class:`SentenceSimilarity` or sentence-transformers model
