@@ -6,8 +6,11 @@ a uniform style of speech?
 
 from __future__ import annotations
 
+import statistics
+
 from pyterrier_rag_axioms.base import TextFeatureAxiom
-from pyterrier_rag_axioms.tools.text import TextAnalysis
+from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer
+from pyterrier_rag_axioms.tools.triples import TRIPLE_RULES, TripleRules, subject_verb_object_triples
 
 
 class WordLengthDeviationCoherenceAxiom(TextFeatureAxiom):
@@ -15,7 +18,9 @@ class WordLengthDeviationCoherenceAxiom(TextFeatureAxiom):
 
     Intuition: a uniform style keeps the average word length of its sentences steady. The value
     is the standard deviation of the sentences' average word lengths (words are spaCy tokens
-    without punctuation); lower is better. NaN for a response without words.
+    without punctuation, citation and line markers); lower is better. NaN for a response with
+    fewer than two sentences: one sentence has no deviation, so it is neither more nor less
+    uniform than another response.
     """
 
     short_name = "COH1"
@@ -32,15 +37,44 @@ class SubjectVerbClosenessCoherenceAxiom(TextFeatureAxiom):
     Intuition: sentences whose subject and verb are near each other are easier to follow. The
     value is, over the subject-verb-object triples of the response (from spaCy's dependency
     parse), the mean of the largest token distance between a subject and its verb; lower is
-    better. NaN for a response without such triples.
+    better. NaN for a response without such triples. ``triples="reference"`` (default) reads the
+    triples as the reference implementation defines them, ``triples="broad"`` by wider rules that
+    also count copular sentences and prepositional objects (see
+    :mod:`~pyterrier_rag_axioms.tools.triples`).
     """
 
     short_name = "COH2"
     default_margin_fraction = 0.1
     prefer_higher = False
 
+    def __init__(
+        self,
+        *,
+        margin_fraction: float | None = None,
+        triples: TripleRules = "reference",
+        text_analyzer: TextAnalyzer | str | None = None,
+        name: str | None = None,
+        verbose: bool = False,
+    ):
+        """
+        Args:
+            margin_fraction: relative difference within which two values tie (default 0.1).
+            triples: which subject-verb-object triples count: ``"reference"`` or ``"broad"``.
+            text_analyzer: a :class:`TextAnalyzer` or spaCy model name.
+            name: name of the preference column (default ``"COH2"``).
+            verbose: show progress of long work.
+        """
+        if triples not in TRIPLE_RULES:
+            raise ValueError(f"COH2: triples must be one of {TRIPLE_RULES}, not {triples!r}")
+        super().__init__(margin_fraction=margin_fraction, text_analyzer=text_analyzer, name=name, verbose=verbose)
+        self.triples = triples
+
+    def _parameters(self) -> dict[str, object]:
+        return {} if self.triples == "reference" else {"triples": self.triples}
+
     def text_value(self, analysis: TextAnalysis) -> float:
-        return analysis.average_subject_verb_distance
+        distances = [triple.distance for triple in subject_verb_object_triples(analysis.sentences, rules=self.triples)]
+        return statistics.fmean(distances) if distances else float("nan")
 
 
 COH1 = WordLengthDeviationCoherenceAxiom

@@ -102,7 +102,8 @@ class AspectSentenceCoverageAxiom(AspectAxiom):
 
     The value of a response is ``sum over its sentences s of mean over aspects a of sim(a, s)``:
     each sentence counts with its mean similarity to the aspects. Higher is better. NaN when
-    there are no aspects to cover or the response has no sentences.
+    there are no aspects to cover; a response without sentences (an empty one) covers nothing:
+    0, a sum over no sentences, as in COV1 and CONS2.
     """
 
     @abstractmethod
@@ -118,8 +119,11 @@ class AspectSentenceCoverageAxiom(AspectAxiom):
         centroids: dict[tuple[str, ...], np.ndarray] = {}
         values = []
         for aspects, response_sentences in zip(targets, sentences):
-            if not aspects or not response_sentences:
+            if not aspects:
                 values.append(np.nan)
+                continue
+            if not response_sentences:
+                values.append(0.0)
                 continue
             if aspects not in centroids:
                 centroids[aspects] = self.sentence_similarity.embed(aspects).mean(axis=0)

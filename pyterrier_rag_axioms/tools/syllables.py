@@ -24,7 +24,9 @@ import re
 
 import pyphen
 
-_CLITICS = frozenset({"'s", "'re", "'ll", "'ve", "'d", "'m", "\u2019s", "\u2019re", "\u2019ll", "\u2019ve", "\u2019d", "\u2019m"})
+_CLITICS = frozenset(
+    apostrophe + ending for apostrophe in ("'", "\u2019") for ending in ("s", "re", "ll", "ve", "d", "m")
+)
 _NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
 _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)", re.IGNORECASE)
 _ACRONYM = re.compile(r"([A-Z]{2,3})s?")

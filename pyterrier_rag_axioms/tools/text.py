@@ -1,4 +1,4 @@
-"""Text analysis with spaCy: sentences, terms, aspects, subject-verb-object triples, negation.
+"""Text analysis with spaCy: sentences, words, terms, aspects, negation.
 
 Every distinct text is parsed once per process and per model (:class:`TextAnalyzer` keeps a cache
 of :class:`TextAnalysis` records), whichever and however many axioms ask for it. Texts are parsed
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import re
-import statistics
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import Literal, Protocol
@@ -46,10 +45,6 @@ _CITATIONS_ONLY = re.compile(rf"(?:\s*{CITATION_PATTERN.pattern}\s*[.,;:!?]?)+\s
 
 #: Pipeline components that run only for texts whose analysis needs them (see :class:`TextAnalyzer`).
 DEFERRED_COMPONENTS: tuple[str, ...] = ("lemmatizer", "ner", "negex")
-
-_SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
-_OBJECT_DEPS = frozenset({"dobj", "obj", "dative", "attr", "oprd", "acomp", "ccomp", "xcomp"})
-
 
 def load_spacy_model(model: str | None = None) -> Language:
     """Load a spaCy pipeline with negspaCy's ``negex`` added for named entities.
@@ -89,20 +84,6 @@ def load_spacy_model(model: str | None = None) -> Language:
 
 def _normalize_aspect(text: str) -> str:
     return " ".join(text.lower().split())
-
-
-def _subjects_of(verb: Token) -> list[Token]:
-    subjects = [child for child in verb.children if child.dep_ in _SUBJECT_DEPS]
-    return subjects + [conjunct for subject in subjects for conjunct in subject.conjuncts]
-
-
-def _has_object(verb: Token) -> bool:
-    for child in verb.children:
-        if child.dep_ in _OBJECT_DEPS:
-            return True
-        if child.dep_ in {"prep", "agent"} and any(grandchild.dep_ == "pobj" for grandchild in child.children):
-            return True
-    return False
 
 
 class TextAnalysis:
@@ -211,7 +192,11 @@ class TextAnalysis:
 
     def _aspect_text(self, span: Span) -> str:
         """A span's text without citation and line markers, lower-cased, whitespace collapsed."""
-        kept = [token for token in span if self.is_word[token.i] or token.is_punct and not self.citations[token.i]]
+        kept = [
+            token
+            for token in span
+            if self.is_word[token.i] or (token.is_punct or token.is_space) and not self.citations[token.i]
+        ]
         while kept and not self.is_word[kept[0].i]:
             kept.pop(0)
         while kept and not self.is_word[kept[-1].i]:
@@ -246,18 +231,6 @@ class TextAnalysis:
         return tuple(dict.fromkeys(text for entity in self.doc.ents if (text := self._aspect_text(entity))))
 
     @cached_property
-    def subject_verb_distances(self) -> list[int]:
-        """For each subject-verb-object triple, the largest token distance of a subject to its verb."""
-        distances = []
-        for token in self.syntax:
-            if token.pos_ not in {"VERB", "AUX"}:
-                continue
-            subjects = _subjects_of(token)
-            if subjects and _has_object(token):
-                distances.append(max(abs(token.i - subject.i) for subject in subjects))
-        return distances
-
-    @cached_property
     def contradiction_share(self) -> float:
         """Share of distinct named entities that occur both negated and not (NaN without any)."""
         polarities: dict[str, set[bool]] = {}
@@ -278,12 +251,6 @@ class TextAnalysis:
             if lengths:
                 averages.append(sum(lengths) / len(lengths))
         return float(np.std(averages)) if len(averages) >= 2 else float("nan")
-
-    @cached_property
-    def average_subject_verb_distance(self) -> float:
-        """Mean of :attr:`subject_verb_distances` (NaN without triples)."""
-        distances = self.subject_verb_distances
-        return statistics.fmean(distances) if distances else float("nan")
 
 
 class TextAnalyzer:
