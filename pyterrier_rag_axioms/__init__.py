@@ -31,15 +31,7 @@ from pyterrier_rag_axioms.axioms.coverage import (
     AspectRedundancyCoverageAxiom,
     AspectSimilaritySentenceCountCoverageAxiom,
 )
-from pyterrier_rag_axioms.axioms.oracles import (
-    TREC_RAG_CROWD,
-    TREC_RAG_LLM_ORIG,
-    TREC_RAG_NUGGET,
-    TrecRagCrowdAxiom,
-    TrecRagLlmOrigAxiom,
-    TrecRagNuggetAxiom,
-)
-from pyterrier_rag_axioms.axioms.retrieval import (
+from pyterrier_rag_axioms.axioms.gen import (
     GEN_AND,
     GEN_ANTI_REG,
     GEN_DIV,
@@ -57,7 +49,6 @@ from pyterrier_rag_axioms.axioms.retrieval import (
     GEN_STMC2,
     GEN_TF_LNC,
     GEN_TFC1,
-    GENERATIVE_RETRIEVAL_AXIOMS,
     GEN_ArgUC,
     GEN_aSL,
     GEN_QTArg,
@@ -84,8 +75,18 @@ from pyterrier_rag_axioms.axioms.retrieval import (
     GenerativeTfc1Axiom,
     GenerativeTfLncAxiom,
 )
+from pyterrier_rag_axioms.axioms.oracles import (
+    TREC_RAG_CROWD,
+    TREC_RAG_LLM_ORIG,
+    TREC_RAG_NUGGET,
+    TrecRagCrowdAxiom,
+    TrecRagLlmOrigAxiom,
+    TrecRagNuggetAxiom,
+)
 from pyterrier_rag_axioms.base import Axiom, FeatureAxiom, compare_with_margin
-from pyterrier_rag_axioms.datasets import (
+from pyterrier_rag_axioms.datasets import trec_rag_2024_dataset
+from pyterrier_rag_axioms.frames import preference_frame, response_frame
+from pyterrier_rag_axioms.judgments import (
     load_crowdrag_judgments,
     load_crowdrag_responses,
     load_llm_ratings,
@@ -94,9 +95,8 @@ from pyterrier_rag_axioms.datasets import (
     load_topics,
     nugget_qrels,
     nugget_scores,
-    trec_rag_2024_dataset,
 )
-from pyterrier_rag_axioms.frames import preference_frame, response_frame
+from pyterrier_rag_axioms.registry import GEN_AXIOMS, RAG_AXIOMS
 from pyterrier_rag_axioms.reranking import AxiomaticReranker, KwikSort, PreferenceCountReranker
 from pyterrier_rag_axioms.tools.arguments import DiscourseMarkerTagger, TargerTagger, TargerUnavailableError
 from pyterrier_rag_axioms.tools.grammar import GrammarChecker, LanguageToolUnavailableError
@@ -106,14 +106,6 @@ from pyterrier_rag_axioms.tools.terms import TermExtractor
 from pyterrier_rag_axioms.tools.text import EntityAspects, NounChunkAspects, TextAnalyzer
 
 __version__ = "0.1.0"
-
-#: The eleven RAG axioms of the ICTIR 2025 paper, by short name.
-RAG_AXIOMS = {
-    axiom.short_name: axiom for axiom in (COH1, COH2, COV1, COV2, COV3, CONS1, CONS2, CONS3, CORR1, CLAR1, CLAR2)
-}
-
-#: The 21 retrieval axioms adapted to generated responses, by short name.
-GEN_AXIOMS = dict(GENERATIVE_RETRIEVAL_AXIOMS)
 
 __all__ = [
     "CLAR1", "CLAR2", "COH1", "COH2", "CONS1", "CONS2", "CONS3", "CORR1", "COV1", "COV2", "COV3",

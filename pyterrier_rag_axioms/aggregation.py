@@ -312,11 +312,3 @@ class WeightedSum(Combinator):
     def _options(self) -> dict[str, object]:
         return {"weights": list(self.weights)}
 
-
-#: The combinators by the names the command line uses.
-COMBINATORS: dict[str, type[Combinator]] = {
-    "majority": MajorityVote,
-    "cascade": Cascade,
-    "conjunction": Conjunction,
-    "weighted": WeightedSum,
-}

@@ -1,7 +1,7 @@
 """How often do axioms agree with human judgments? Agreement tables and a heatmap.
 
 Given a preference frame with axiom columns and one or more *truth* columns (e.g. the utility
-dimensions of :func:`~pyterrier_rag_axioms.datasets.load_crowdrag_judgments`, or an oracle
+dimensions of :func:`~pyterrier_rag_axioms.judgments.load_crowdrag_judgments`, or an oracle
 axiom's column), compare the sign of each axiom preference with the sign of the truth:
 
 - ``pairs``: rows where both the axiom and the truth have a value (not NaN);
@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from pyterrier_rag_axioms.datasets import CROWDRAG_DIMENSIONS
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS
+from pyterrier_rag_axioms.judgments.crowdrag import CROWDRAG_DIMENSIONS, JUDGMENT_COLUMNS
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -34,11 +34,6 @@ AGREEMENT_COLUMNS: list[str] = [
 #: The measures :func:`agreement_by_dimension` can tabulate.
 MEASURES: tuple[str, ...] = ("concordance", "accuracy", "decisiveness", "pairs", "concordance_pairs")
 
-#: Columns of the judgment frames that are never axiom preferences.
-_JUDGMENT_COLUMNS = frozenset(
-    [*CROWDRAG_DIMENSIONS, "judgments"]
-    + [f"{dimension}_p_{side}" for dimension in CROWDRAG_DIMENSIONS for side in ("a", "b", "n")]
-)
 
 AxiomLike = Any  # a preference column name, or an object with a ``name`` (an axiom or combinator)
 
@@ -71,7 +66,7 @@ def preference_columns(preferences: pd.DataFrame, *, exclude: Sequence[str] = ()
     These are the float columns, besides the pair columns, the CrowdRAG-25 judgment columns and
     ``exclude``, whose values are all -1, 0, 1 or NaN.
     """
-    skipped = {*PAIR_COLUMNS, *_JUDGMENT_COLUMNS, *exclude}
+    skipped = {*PAIR_COLUMNS, *JUDGMENT_COLUMNS, *exclude}
     columns = []
     for column in preferences.columns:
         if column in skipped or not pd.api.types.is_float_dtype(preferences[column]):

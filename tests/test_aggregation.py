@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from pyterrier_rag_axioms import COH1, CORR1, COV1
-from pyterrier_rag_axioms.aggregation import COMBINATORS, Cascade, Combinator, Conjunction, MajorityVote, WeightedSum
+from pyterrier_rag_axioms.aggregation import Cascade, Combinator, Conjunction, MajorityVote, WeightedSum
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, preference_frame
+from pyterrier_rag_axioms.registry import COMBINATORS
 
 NAN = float("nan")
 

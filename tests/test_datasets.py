@@ -14,9 +14,10 @@ import pyterrier as pt
 import pytest
 
 from pyterrier_rag_axioms import CORR1
-from pyterrier_rag_axioms.datasets import (
+from pyterrier_rag_axioms.datasets import TrecRag2024Dataset, trec_rag_2024_dataset
+from pyterrier_rag_axioms.frames import PAIR_COLUMNS
+from pyterrier_rag_axioms.judgments import (
     CROWDRAG_DIMENSIONS,
-    TrecRag2024Dataset,
     load_crowdrag_judgments,
     load_crowdrag_responses,
     load_llm_ratings,
@@ -26,9 +27,7 @@ from pyterrier_rag_axioms.datasets import (
     nugget_qrels,
     nugget_scores,
     render_answer,
-    trec_rag_2024_dataset,
 )
-from pyterrier_rag_axioms.frames import PAIR_COLUMNS
 
 DATA = Path(__file__).parent / "data"
 NUGGETS = DATA / "nuggets.jsonl"

@@ -16,7 +16,8 @@ from pyterrier_rag_axioms.axioms.oracles import (
     TrecRagLlmOrigAxiom,
     TrecRagNuggetAxiom,
 )
-from pyterrier_rag_axioms.datasets import (
+from pyterrier_rag_axioms.frames import PAIR_COLUMNS
+from pyterrier_rag_axioms.judgments import (
     CROWDRAG_DIMENSIONS,
     load_crowdrag_judgments,
     load_crowdrag_responses,
@@ -24,7 +25,6 @@ from pyterrier_rag_axioms.datasets import (
     load_nugget_assignments,
     nugget_scores,
 )
-from pyterrier_rag_axioms.frames import PAIR_COLUMNS
 
 NUGGETS = Path(__file__).parent / "data" / "nuggets.jsonl"
 

@@ -9,7 +9,7 @@ import pytest
 
 import pyterrier_rag_axioms as pra
 from pyterrier_rag_axioms import GEN_AXIOMS
-from pyterrier_rag_axioms.axioms.retrieval import (
+from pyterrier_rag_axioms.axioms.gen import (
     LENGTH_MARGIN_FRACTION,
     GenerativeRetrievalAxiom,
     compare,

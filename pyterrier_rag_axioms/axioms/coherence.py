@@ -7,10 +7,15 @@ a uniform style of speech?
 from __future__ import annotations
 
 import statistics
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from pyterrier_rag_axioms.base import TextFeatureAxiom
-from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer
 from pyterrier_rag_axioms.tools.triples import TRIPLE_RULES, TripleRules, subject_verb_object_triples
+
+if TYPE_CHECKING:
+    from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer
 
 
 class WordLengthDeviationCoherenceAxiom(TextFeatureAxiom):
@@ -28,7 +33,13 @@ class WordLengthDeviationCoherenceAxiom(TextFeatureAxiom):
     prefer_higher = False
 
     def text_value(self, analysis: TextAnalysis) -> float:
-        return analysis.word_length_deviation
+        """Population standard deviation of the sentences' average word lengths (NaN with fewer than two)."""
+        averages = []
+        for sentence in analysis.sentences:
+            lengths = [len(token.text) for token in analysis.sentence_words(sentence)]
+            if lengths:
+                averages.append(sum(lengths) / len(lengths))
+        return float(np.std(averages)) if len(averages) >= 2 else float("nan")
 
 
 class SubjectVerbClosenessCoherenceAxiom(TextFeatureAxiom):
@@ -73,6 +84,7 @@ class SubjectVerbClosenessCoherenceAxiom(TextFeatureAxiom):
         return {} if self.triples == "reference" else {"triples": self.triples}
 
     def text_value(self, analysis: TextAnalysis) -> float:
+        """Mean over the response's triples of the largest subject-verb distance (NaN without triples)."""
         distances = [triple.distance for triple in subject_verb_object_triples(analysis.sentences, rules=self.triples)]
         return statistics.fmean(distances) if distances else float("nan")
 

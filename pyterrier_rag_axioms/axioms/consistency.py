@@ -83,7 +83,11 @@ class EntityContradictionConsistencyAxiom(TextFeatureAxiom):
     prefer_higher = False
 
     def text_value(self, analysis: TextAnalysis) -> float:
-        return analysis.contradiction_share
+        """Share of distinct named entities that occur both negated and not (NaN without any)."""
+        polarities = analysis.entity_polarities
+        if not polarities:
+            return float("nan")
+        return sum(len(polarity) == 2 for polarity in polarities.values()) / len(polarities)
 
 
 CONS1 = AspectSimilaritySentenceCountConsistencyAxiom

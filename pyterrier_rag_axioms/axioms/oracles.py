@@ -23,7 +23,8 @@ import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.base import Axiom, FeatureAxiom, compare_with_margin
-from pyterrier_rag_axioms.datasets import (
+from pyterrier_rag_axioms.frames import ResponseTable
+from pyterrier_rag_axioms.judgments import (
     CROWDRAG_DIMENSIONS,
     NUGGET_SCORE_TYPES,
     NuggetScoreType,
@@ -33,7 +34,6 @@ from pyterrier_rag_axioms.datasets import (
     load_nugget_assignments,
     nugget_scores,
 )
-from pyterrier_rag_axioms.frames import ResponseTable
 
 #: The keys tried, in order, to match a response with a judged response.
 MATCH_KEYS: tuple[tuple[str, str], ...] = (("qid", "docno"), ("qid", "response"), ("query", "response"))
@@ -117,7 +117,7 @@ class TrecRagNuggetAxiom(FeatureAxiom):
 
     Intuition: a response is better the more of its topic's key facts (nuggets) it states. The
     value is the nugget score of the TREC 2024 RAG track's assignments
-    (:func:`~pyterrier_rag_axioms.datasets.nugget_score`): the share of the topic's nuggets that
+    (:func:`~pyterrier_rag_axioms.judgments.nugget_score`): the share of the topic's nuggets that
     the response supports (1) or partially supports (0.5, or 0 when ``strict``), over all
     nuggets, vital nuggets only, or weighted (vital 1, okay 0.5). Higher is better; unjudged
     responses have no value and get no preference. The default column name is
@@ -140,7 +140,7 @@ class TrecRagNuggetAxiom(FeatureAxiom):
         """
         Args:
             assignments_path: the nugget assignments file (JSON lines, gzip or not), or the frame
-                of :func:`~pyterrier_rag_axioms.datasets.load_nugget_assignments`.
+                of :func:`~pyterrier_rag_axioms.judgments.load_nugget_assignments`.
             score_type: ``"all"``, ``"vital"`` or ``"weighted"`` nuggets.
             strict: count partial support as 0 instead of 0.5.
             margin_fraction: relative difference of the scores within which they tie (default 0).
@@ -193,7 +193,7 @@ class TrecRagLlmOrigAxiom(FeatureAxiom):
         """
         Args:
             ratings_path: the LLM ratings file, or the frame of
-                :func:`~pyterrier_rag_axioms.datasets.load_llm_ratings`.
+                :func:`~pyterrier_rag_axioms.judgments.load_llm_ratings`.
             margin_fraction: relative difference within which two likelihoods tie (default 0).
             name: name of the preference column (default ``"TREC_RAG_LLM_ORIG"``).
             verbose: show progress of long work.
@@ -240,9 +240,9 @@ class TrecRagCrowdAxiom(Axiom):
         """
         Args:
             ratings_path: the ratings file, or the frame of
-                :func:`~pyterrier_rag_axioms.datasets.load_crowdrag_judgments`.
+                :func:`~pyterrier_rag_axioms.judgments.load_crowdrag_judgments`.
             responses_path: the responses file, or the frame of
-                :func:`~pyterrier_rag_axioms.datasets.load_crowdrag_responses`; needed to match
+                :func:`~pyterrier_rag_axioms.judgments.load_crowdrag_responses`; needed to match
                 responses by text. Without it, responses are matched by ``qid`` and ``docno`` only.
             utility_type: a key of :data:`CROWD_UTILITY_TYPES`, e.g. ``"quality_overall"``,
                 ``"coherence"``, ``"coverage_deep"`` or ``"broad coverage"``.

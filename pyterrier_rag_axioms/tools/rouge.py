@@ -27,9 +27,5 @@ class RougeLsum:
         """ROUGE-Lsum F-measure of ``prediction`` against ``target``."""
         return float(self._scorer.score(target, prediction)["rougeLsum"].fmeasure)
 
-    def fmeasures(self, targets: Sequence[str], predictions: Sequence[str]) -> list[float]:
-        """F-measures of each prediction against the target at the same position."""
-        return [self.fmeasure(target, prediction) for target, prediction in zip(targets, predictions, strict=True)]
-
     def __repr__(self) -> str:
         return f"RougeLsum(use_stemmer={self.use_stemmer!r})"

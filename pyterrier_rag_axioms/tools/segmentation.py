@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import TYPE_CHECKING
 
 import numpy as np
-from spacy.language import Language
-from spacy.tokens import Doc
-from spacy.util import compile_prefix_regex, compile_suffix_regex
+
+if TYPE_CHECKING:  # spaCy is imported only where a pipeline is adapted
+    from spacy.language import Language
+    from spacy.tokens import Doc
 
 #: One citation marker: ``[1]``, ``[0,1,2]``, ``[1-3]``, ``[1, 2]`` (``[1][2]`` is two markers).
 CITATION_PATTERN = re.compile(r"\[\s*\d+(?:\s*[,;\-\u2013]\s*\d+)*\s*\]")
@@ -129,7 +131,6 @@ def _first_token_at(doc: Doc, offset: int) -> int | None:
     return None if span is None or len(span) == 0 else span.start
 
 
-@Language.component(SEGMENTER)
 def segment_doc(doc: Doc) -> Doc:
     """Set sentence starts from segments, markers and citations (before the parser; see the module)."""
     if len(doc) == 0:
@@ -176,6 +177,8 @@ def segment_doc(doc: Doc) -> Doc:
 
 def adapt_tokenizer(nlp: Language) -> None:
     """Make every citation marker one token of ``nlp``'s tokenizer, also where it is glued to a word."""
+    from spacy.util import compile_prefix_regex, compile_suffix_regex
+
     pattern = CITATION_PATTERN.pattern
     prefixes = list(nlp.Defaults.prefixes or ())
     suffixes = list(nlp.Defaults.suffixes or ())
@@ -186,7 +189,11 @@ def adapt_tokenizer(nlp: Language) -> None:
 
 def add_segmentation(nlp: Language) -> Language:
     """Adapt ``nlp``'s tokenizer to citation markers and add :func:`segment_doc` before every other component."""
+    from spacy.language import Language
+
     adapt_tokenizer(nlp)
+    if not Language.has_factory(SEGMENTER):
+        Language.component(SEGMENTER, func=segment_doc)
     if SEGMENTER not in nlp.pipe_names:
         nlp.add_pipe(SEGMENTER, first=True)
     return nlp

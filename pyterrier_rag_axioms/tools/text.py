@@ -1,4 +1,4 @@
-"""Text analysis with spaCy: sentences, words, terms, aspects, negation.
+"""Text analysis with spaCy: sentences, words, terms, aspects, entities and their negation.
 
 Every distinct text is parsed once per process and per model (:class:`TextAnalyzer` keeps a cache
 of :class:`TextAnalysis` records), whichever and however many axioms ask for it. Texts are parsed
@@ -45,6 +45,7 @@ _CITATIONS_ONLY = re.compile(rf"(?:\s*{CITATION_PATTERN.pattern}\s*[.,;:!?]?)+\s
 
 #: Pipeline components that run only for texts whose analysis needs them (see :class:`TextAnalyzer`).
 DEFERRED_COMPONENTS: tuple[str, ...] = ("lemmatizer", "ner", "negex")
+
 
 def load_spacy_model(model: str | None = None) -> Language:
     """Load a spaCy pipeline with negspaCy's ``negex`` added for named entities.
@@ -231,26 +232,14 @@ class TextAnalysis:
         return tuple(dict.fromkeys(text for entity in self.doc.ents if (text := self._aspect_text(entity))))
 
     @cached_property
-    def contradiction_share(self) -> float:
-        """Share of distinct named entities that occur both negated and not (NaN without any)."""
+    def entity_polarities(self) -> dict[str, frozenset[bool]]:
+        """Distinct named entities of :data:`NAMED_ENTITY_TYPES` (lower-cased), each with whether it
+        occurs negated (``True``, by negspaCy) and not negated (``False``)."""
         polarities: dict[str, set[bool]] = {}
         for entity in self.doc.ents:
             if entity.label_ in NAMED_ENTITY_TYPES:
                 polarities.setdefault(_normalize_aspect(entity.text), set()).add(bool(entity._.negex))
-        if not polarities:
-            return float("nan")
-        return sum(len(polarity) == 2 for polarity in polarities.values()) / len(polarities)
-
-    @cached_property
-    def word_length_deviation(self) -> float:
-        """Population standard deviation of the sentences' average word lengths (NaN with fewer than
-        two sentences: one sentence has no deviation to compare)."""
-        averages = []
-        for sentence in self.sentences:
-            lengths = [len(token.text) for token in self.sentence_words(sentence)]
-            if lengths:
-                averages.append(sum(lengths) / len(lengths))
-        return float(np.std(averages)) if len(averages) >= 2 else float("nan")
+        return {entity: frozenset(polarity) for entity, polarity in polarities.items()}
 
 
 class TextAnalyzer:
@@ -442,7 +431,3 @@ def resolve_aspects(aspects: AspectsArgument) -> AspectExtraction:
         f"not {aspects!r}"
     )
 
-
-def sentences_of(analyses: Sequence[TextAnalysis]) -> list[list[str]]:
-    """The sentence texts of each analysis."""
-    return [analysis.sentence_texts for analysis in analyses]

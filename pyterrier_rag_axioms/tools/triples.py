@@ -29,9 +29,10 @@ Triples are read per sentence of the analysis (lines and list items are sentence
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from spacy.tokens import Span, Token
+if TYPE_CHECKING:
+    from spacy.tokens import Span, Token
 
 #: The rule sets of :func:`subject_verb_object_triples`.
 TripleRules = Literal["reference", "broad"]

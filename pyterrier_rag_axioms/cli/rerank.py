@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from pyterrier_rag_axioms.cli._common import SAMPLE_PATH, build_axioms, quiet_model_loading, shorten
+
 #: The axioms combined when ``--axioms`` is not given.
 DEFAULT_RERANK_AXIOMS = ("COV1", "CONS2", "CORR1")
 
@@ -31,20 +33,16 @@ def write_ranking(ranking: pd.DataFrame, path: str | Path, *, run_name: str) -> 
 
 def format_ranking(group: pd.DataFrame, *, width: int = 90) -> str:
     """A readable table of one query's ranked responses."""
-    from pyterrier_rag_axioms.cli import _shorten
-
     docno_width = max([len(docno) for docno in group["docno"]] + [5])
     lines = [f"  {'rank':>4}  {'docno':<{docno_width}}  {'score':>6}  response"]
     for row in group.itertuples(index=False):
         lines.append(
-            f"  {row.rank:>4}  {row.docno:<{docno_width}}  {row.score:>6.2f}  {_shorten(row.response, width)}"
+            f"  {row.rank:>4}  {row.docno:<{docno_width}}  {row.score:>6.2f}  {shorten(row.response, width)}"
         )
     return "\n".join(lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from pyterrier_rag_axioms.cli import SAMPLE_PATH
-
     parser = argparse.ArgumentParser(
         prog="rag-axioms rerank",
         description=(
@@ -79,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--run-name", default="rag-axioms", help="run name in a TREC run file (default: %(default)s)")
     parser.add_argument("--languagetool-url", help="URL of a LanguageTool server, needed by CLAR1")
-    parser.add_argument("--aspects", default="noun_chunks", choices=["noun_chunks", "entities"])
+    parser.add_argument("--aspects", default="noun_chunks", choices=["noun_chunks", "noun_chunks_with_pronouns", "entities"])
     parser.add_argument("--verbose", action="store_true", help="show progress")
     return parser
 
@@ -88,10 +86,10 @@ def rerank_main(argv: Sequence[str]) -> int:
     """Rank the responses of a file by combined axiom preferences; print per query and optionally save."""
     args = build_parser().parse_args(argv)
 
-    from pyterrier_rag_axioms.aggregation import COMBINATORS, MajorityVote, WeightedSum
-    from pyterrier_rag_axioms.cli import build_axioms, quiet_model_loading
+    from pyterrier_rag_axioms.aggregation import MajorityVote, WeightedSum
     from pyterrier_rag_axioms.frames import response_frame
     from pyterrier_rag_axioms.io import read_responses
+    from pyterrier_rag_axioms.registry import COMBINATORS
     from pyterrier_rag_axioms.reranking import AxiomaticReranker
 
     if not args.verbose:

@@ -1,0 +1,215 @@
+"""Base classes of the retrieval axioms adapted to generated responses (GEN_*).
+
+The request text plays the query and each response plays a document; the retrieved context is
+not read. Terms are lower-cased spaCy lemmas (or Porter stems) without stop words, punctuation
+and citation markers (see :mod:`pyterrier_rag_axioms.tools.terms`); the length of a response is
+its number of terms; positions are indices into its term sequence.
+
+Rules all GEN_* axioms keep:
+
+- A response without terms (empty text, or only stop words and punctuation) gives no preference,
+  and neither does a request without terms for the axioms that read the request.
+- Axioms marked with the length precondition compare only responses whose lengths lie within
+  10 % of each other (``|len_a - len_b| <= 0.1 * max(len_a, len_b)``); other pairs get 0.
+- ``margin_fraction`` works as in :func:`~pyterrier_rag_axioms.base.compare_with_margin`:
+  ``x_a`` and ``x_b`` tie when ``|x_a - x_b| <= margin_fraction * max(|x_a|, |x_b|)``. Each axiom
+  says which values it compares with it.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from typing import ClassVar
+
+import numpy as np
+import pandas as pd
+
+from pyterrier_rag_axioms.base import Axiom, FeatureAxiom, compare_with_margin
+from pyterrier_rag_axioms.frames import ResponseTable
+from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity
+from pyterrier_rag_axioms.tools.term_similarity import TermSimilarity, resolve_term_similarity
+from pyterrier_rag_axioms.tools.terms import Stemmer, TermExtractor, TermProfile, resolve_term_extractor
+from pyterrier_rag_axioms.tools.text import TextAnalyzer
+
+#: Lengths (in terms) within this fraction of each other satisfy the length precondition.
+LENGTH_MARGIN_FRACTION = 0.1
+
+Profiles = list[TermProfile]
+
+
+def similar_lengths(lengths_a: np.ndarray, lengths_b: np.ndarray) -> np.ndarray:
+    """The length precondition: ``|len_a - len_b| <= 0.1 * max(len_a, len_b)``, per pair."""
+    lengths_a = np.asarray(lengths_a, dtype=float)
+    lengths_b = np.asarray(lengths_b, dtype=float)
+    return np.abs(lengths_a - lengths_b) <= LENGTH_MARGIN_FRACTION * np.maximum(lengths_a, lengths_b)
+
+
+def compare(
+    values_a: np.ndarray, values_b: np.ndarray, *, margin_fraction: float, prefer_higher: bool = True
+) -> np.ndarray:
+    """:func:`compare_with_margin`, where an infinite value is beyond any finite one (equal infinities tie)."""
+    values_a = np.asarray(values_a, dtype=float)
+    values_b = np.asarray(values_b, dtype=float)
+    finite = np.isfinite(values_a) & np.isfinite(values_b)
+    preferences = compare_with_margin(
+        np.where(finite, values_a, np.nan),
+        np.where(finite, values_b, np.nan),
+        margin_fraction=margin_fraction,
+        prefer_higher=prefer_higher,
+    )
+    with np.errstate(invalid="ignore"):
+        infinite = ~np.isnan(values_a) & ~np.isnan(values_b) & (np.isinf(values_a) | np.isinf(values_b))
+        signs = np.nan_to_num(np.sign(values_a - values_b))
+    preferences[infinite] = signs[infinite] if prefer_higher else -signs[infinite]
+    return preferences + 0.0
+
+
+def _same(codes: np.ndarray, table: ResponseTable) -> np.ndarray:
+    return codes[table.a] == codes[table.b]
+
+
+class GenerativeRetrievalAxiom(Axiom):
+    """Base of the GEN_* axioms: a retrieval axiom with the request as query and responses as documents."""
+
+    #: Whether the axiom reads the request's terms.
+    uses_query: ClassVar[bool] = True
+    #: Whether only responses of similar length (within 10 %) are compared.
+    length_precondition: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        *,
+        margin_fraction: float | None = None,
+        term_extractor: TermExtractor | None = None,
+        text_analyzer: TextAnalyzer | str | None = None,
+        stemmer: Stemmer = "lemma",
+        name: str | None = None,
+        verbose: bool = False,
+    ):
+        """
+        Args:
+            margin_fraction: relative difference within which two values tie (default: the
+                axiom's documented margin).
+            term_extractor: a :class:`TermExtractor` (e.g. with other stop words); excludes
+                ``text_analyzer`` and ``stemmer``.
+            text_analyzer: a :class:`TextAnalyzer` or spaCy model name (default: shared analyzer).
+            stemmer: ``"lemma"`` (default) or ``"porter"``.
+            name: name of the preference column (default: the axiom's short name).
+            verbose: show progress of long work.
+        """
+        super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
+        self.term_extractor = resolve_term_extractor(
+            term_extractor, text_analyzer=text_analyzer, stemmer=stemmer, owner=type(self).__name__
+        )
+
+    def _parameters(self) -> dict[str, object]:
+        return {"stemmer": self.term_extractor.stemmer} if self.term_extractor.stemmer != "lemma" else {}
+
+    def profiles(self, table: ResponseTable) -> tuple[Profiles, Profiles]:
+        """The term profiles of each response's request and of each response (texts parsed in one batch)."""
+        queries = table.queries
+        profiles = self.term_extractor.profiles([*queries, *table.texts], verbose=self.verbose)
+        return profiles[: len(queries)], profiles[len(queries) :]
+
+    def judgeable(self, table: ResponseTable, queries: Profiles, responses: Profiles) -> np.ndarray:
+        """Whether each response can be judged: it has terms (and so does its request, if read)."""
+        judgeable = np.array([len(profile) > 0 for profile in responses], dtype=bool)
+        if self.uses_query:
+            judgeable &= np.array([len(profile) > 0 for profile in queries], dtype=bool)
+        return judgeable
+
+    def comparable(self, table: ResponseTable) -> np.ndarray:
+        """Whether each pair may get a preference: both judgeable, same request, and the length precondition."""
+        queries, responses = self.profiles(table)
+        judgeable = self.judgeable(table, queries, responses)
+        comparable = judgeable[table.a] & judgeable[table.b]
+        if self.uses_query:
+            comparable &= _same(pd.factorize(table.responses["query"])[0], table)
+        if self.length_precondition:
+            lengths = np.array([len(profile) for profile in responses], dtype=float)
+            comparable &= similar_lengths(lengths[table.a], lengths[table.b])
+        return comparable
+
+    def preferences(self, table: ResponseTable) -> np.ndarray:
+        comparable = self.comparable(table)
+        if not comparable.any():
+            return np.zeros(len(table.a), dtype=float)
+        preferences = np.asarray(self.pair_preferences(table), dtype=float)
+        return np.where(comparable, preferences, 0.0) + 0.0
+
+    @abstractmethod
+    def pair_preferences(self, table: ResponseTable) -> np.ndarray:
+        """The preference of each pair, before the checks of :meth:`comparable`."""
+
+
+class GenerativeRetrievalFeatureAxiom(GenerativeRetrievalAxiom, FeatureAxiom):
+    """A GEN_* axiom that compares one value per response (NaN for a response that cannot be judged)."""
+
+    @abstractmethod
+    def profile_values(self, table: ResponseTable, queries: Profiles, responses: Profiles) -> np.ndarray:
+        """One float per response, from its request's and its own term profiles."""
+
+    def response_values(self, table: ResponseTable) -> np.ndarray:
+        queries, responses = self.profiles(table)
+        values = np.asarray(self.profile_values(table, queries, responses), dtype=float)
+        return np.where(self.judgeable(table, queries, responses), values, np.nan)
+
+    def pair_preferences(self, table: ResponseTable) -> np.ndarray:
+        values = self.response_values(table)
+        return compare(
+            values[table.a], values[table.b], margin_fraction=self.margin_fraction, prefer_higher=self.prefer_higher
+        )
+
+
+def _query_term_frequencies(queries: Profiles, responses: Profiles) -> tuple[np.ndarray, np.ndarray]:
+    """Per response, the frequency of each distinct term of its request (padded with 0), and the padding mask."""
+    width = max((len(query.distinct) for query in queries), default=0)
+    frequencies = np.zeros((len(responses), width), dtype=float)
+    is_term = np.zeros((len(responses), width), dtype=bool)
+    for row, (query, response) in enumerate(zip(queries, responses)):
+        frequencies[row, : len(query.distinct)] = [response.counts.get(term, 0) for term in query.distinct]
+        is_term[row, : len(query.distinct)] = True
+    return frequencies, is_term
+
+
+class _SemanticAxiom(GenerativeRetrievalAxiom):
+    """A GEN_* axiom that compares terms by a :class:`TermSimilarity`."""
+
+    def __init__(
+        self,
+        *,
+        margin_fraction: float | None = None,
+        term_similarity: TermSimilarity | SentenceSimilarity | str | None = None,
+        term_extractor: TermExtractor | None = None,
+        text_analyzer: TextAnalyzer | str | None = None,
+        stemmer: Stemmer = "lemma",
+        name: str | None = None,
+        verbose: bool = False,
+    ):
+        """
+        Args:
+            margin_fraction: relative difference within which two values tie (default: the
+                axiom's documented margin).
+            term_similarity: a :class:`TermSimilarity`, or a :class:`SentenceSimilarity` or
+                sentence-transformers model whose embeddings' cosine is used (default: the shared
+                all-MiniLM-L6-v2).
+            term_extractor: a :class:`TermExtractor`; excludes ``text_analyzer`` and ``stemmer``.
+            text_analyzer: a :class:`TextAnalyzer` or spaCy model name (default: shared analyzer).
+            stemmer: ``"lemma"`` (default) or ``"porter"``.
+            name: name of the preference column (default: the axiom's short name).
+            verbose: show progress of long work.
+        """
+        super().__init__(
+            margin_fraction=margin_fraction,
+            term_extractor=term_extractor,
+            text_analyzer=text_analyzer,
+            stemmer=stemmer,
+            name=name,
+            verbose=verbose,
+        )
+        self.term_similarity = resolve_term_similarity(term_similarity)
+
+    def _parameters(self) -> dict[str, object]:
+        if self.term_similarity is resolve_term_similarity(None):
+            return super()._parameters()
+        return {**super()._parameters(), "term_similarity": self.term_similarity}

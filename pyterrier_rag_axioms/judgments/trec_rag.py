@@ -1,0 +1,269 @@
+"""TREC 2024 RAG: nugget assignments, nugget scores and qrels, topics and run files.
+
+A malformed line raises a ``ValueError`` that starts with ``path:line:``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+import pyterrier as pt
+
+from pyterrier_rag_axioms.io import open_text
+from pyterrier_rag_axioms.judgments._records import Record, keyed_records
+
+NuggetScoreType = Literal["all", "vital", "weighted"]
+
+#: The nugget score types of the TREC 2024 RAG track: all nuggets, vital nuggets only, or vital
+#: nuggets weighted 1 and okay nuggets weighted 0.5.
+NUGGET_SCORE_TYPES: tuple[str, ...] = ("all", "vital", "weighted")
+
+#: How much a nugget assignment counts; ``partial_support`` counts 0 when scoring strictly.
+NUGGET_ASSIGNMENT_SCORES: dict[str, float] = {"support": 1.0, "partial_support": 0.5, "not_support": 0.0}
+NUGGET_IMPORTANCE_WEIGHTS: dict[str, float] = {"vital": 1.0, "okay": 0.5}
+
+
+#: Scale of :func:`nugget_qrels`: a label is the nugget score times this, rounded to an integer.
+DEFAULT_QRELS_SCALE = 100
+
+# --------------------------------------------------------------------------------------------- TREC RAG nuggets
+
+
+def load_nugget_assignments(path: str | Path) -> pd.DataFrame:
+    """Load TREC 2024 RAG nugget assignments as a response frame.
+
+    One row per line, that is per run answer to a topic: ``qid``, ``query``, ``docno`` (the run
+    id), ``response`` (the answer text), ``context`` (``None``: the file has no retrieved
+    context), ``response_length`` and ``nuggets`` (a list of dicts with ``text``,
+    ``importance`` (``"vital"``/``"okay"``) and ``assignment``
+    (``"support"``/``"partial_support"``/``"not_support"``)).
+
+    Raises:
+        ValueError: a line is not JSON, lacks a field, has a value of the wrong type or an unknown
+            importance or assignment, or repeats a (qid, run_id); the message names file and line.
+    """
+    rows = []
+    for (qid, run_id), line in keyed_records(path, qid="qid", docno="run_id", what="run"):
+        nuggets = []
+        for position, nugget in enumerate(line.list_("nuggets")):
+            if not isinstance(nugget, dict):
+                raise line.error(f"nugget {position} must be a JSON object, not {type(nugget).__name__}")
+            item = Record(path, line.number, nugget)
+            where = f" of nugget {position}"
+            nuggets.append(
+                {
+                    "text": item.text("text"),
+                    "importance": item.choice("importance", NUGGET_IMPORTANCE_WEIGHTS, where),
+                    "assignment": item.choice("assignment", NUGGET_ASSIGNMENT_SCORES, where),
+                }
+            )
+        length = line.record.get("response_length")
+        rows.append(
+            {
+                "qid": qid,
+                "query": line.text("query"),
+                "docno": run_id,
+                "response": line.text("answer_text"),
+                "context": None,
+                "response_length": int(length) if isinstance(length, (int, float)) else None,
+                "nuggets": nuggets,
+            }
+        )
+    columns = ["qid", "query", "docno", "response", "context", "response_length", "nuggets"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def nugget_score(
+    nuggets: list[Mapping[str, str]], *, score_type: NuggetScoreType = "all", strict: bool = False
+) -> float:
+    """The nugget score of one response: the (weighted) share of its topic's nuggets it supports.
+
+    A supported nugget counts 1, a partially supported one 0.5 (0 when ``strict``). ``"all"``
+    averages over all nuggets, ``"vital"`` over the vital ones, ``"weighted"`` weights vital
+    nuggets 1 and okay nuggets 0.5. NaN when no nugget counts (e.g. a topic without vital nuggets).
+    """
+    _check_score_type(score_type)
+    total = weight_sum = 0.0
+    for nugget in nuggets:
+        importance = nugget["importance"]
+        if score_type == "vital" and importance != "vital":
+            continue
+        weight = NUGGET_IMPORTANCE_WEIGHTS[importance] if score_type == "weighted" else 1.0
+        assignment = nugget["assignment"]
+        value = 0.0 if strict and assignment == "partial_support" else NUGGET_ASSIGNMENT_SCORES[assignment]
+        total += weight * value
+        weight_sum += weight
+    return total / weight_sum if weight_sum else float("nan")
+
+
+def _check_score_type(score_type: str) -> None:
+    if score_type not in NUGGET_SCORE_TYPES:
+        raise ValueError(f"score_type must be one of {', '.join(map(repr, NUGGET_SCORE_TYPES))}, not {score_type!r}")
+
+
+def _assignments_frame(assignments: pd.DataFrame | str | Path) -> pd.DataFrame:
+    if isinstance(assignments, (str, Path)):
+        return load_nugget_assignments(assignments)
+    pt.validate.columns(assignments, includes=["qid", "docno", "nuggets"], context="nugget assignments")
+    return assignments
+
+
+def nugget_scores(
+    assignments: pd.DataFrame | str | Path, *, score_type: NuggetScoreType = "all", strict: bool = False
+) -> pd.DataFrame:
+    """The nugget score of each response: a frame ``qid``, ``docno``, ``score`` (see :func:`nugget_score`).
+
+    Args:
+        assignments: the frame of :func:`load_nugget_assignments`, or the path of the file.
+        score_type: ``"all"``, ``"vital"`` or ``"weighted"``.
+        strict: count partial support as 0 instead of 0.5.
+    """
+    _check_score_type(score_type)
+    frame = _assignments_frame(assignments)
+    scores = [nugget_score(nuggets, score_type=score_type, strict=strict) for nuggets in frame["nuggets"]]
+    return pd.DataFrame(
+        {"qid": frame["qid"].astype(str).to_numpy(), "docno": frame["docno"].astype(str).to_numpy(), "score": scores},
+        columns=["qid", "docno", "score"],
+    ).astype({"score": float})
+
+
+def nugget_qrels(
+    assignments: pd.DataFrame | str | Path,
+    *,
+    score_type: NuggetScoreType = "all",
+    strict: bool = False,
+    scale: int = DEFAULT_QRELS_SCALE,
+) -> pd.DataFrame:
+    """Qrels graded by nugget score: a frame ``qid``, ``docno``, ``label`` for ``pt.Experiment``.
+
+    The label is ``score * scale`` rounded half up, an integer from 0 to ``scale`` (trec_eval and
+    ir-measures need integer labels). Graded measures such as nDCG are invariant to scaling all
+    gains, so nDCG over these labels equals nDCG over the raw scores up to rounding to
+    ``1/scale``. Binary measures count every label >= 1 as relevant; pass a threshold, e.g.
+    ``AP(rel=50)``, to count only responses with a nugget score of at least 0.5. Responses
+    whose score is undefined (NaN) are left out.
+    """
+    if scale < 1:
+        raise ValueError(f"scale must be a positive integer, not {scale!r}")
+    scores = nugget_scores(assignments, score_type=score_type, strict=strict).dropna(subset=["score"])
+    labels = np.floor(scores["score"].to_numpy() * scale + 0.5).astype(int)
+    return pd.DataFrame({"qid": scores["qid"].to_numpy(), "docno": scores["docno"].to_numpy(), "label": labels})
+
+
+# --------------------------------------------------------------------------------------------- topics and runs
+
+
+def load_topics(path: str | Path) -> pd.DataFrame:
+    """Load a TREC RAG topics file (``qid<TAB>query`` per line) as a frame ``qid``, ``query``.
+
+    Raises:
+        ValueError: a line has no tab, an empty qid or query, or repeats a qid.
+    """
+    path = Path(path)
+    rows = []
+    seen: dict[str, int] = {}
+    with open_text(path) as lines:
+        for number, line in enumerate(lines, start=1):
+            line = line.rstrip("\r\n")
+            if not line.strip():
+                continue
+            qid, tab, query = line.partition("\t")
+            if not tab:
+                raise ValueError(f"{path}:{number}: expected 'qid<TAB>query', found no tab in {line[:80]!r}")
+            qid, query = qid.strip(), query.strip()
+            if not qid or not query:
+                raise ValueError(f"{path}:{number}: empty {'qid' if not qid else 'query'}")
+            if qid in seen:
+                raise ValueError(f"{path}:{number}: qid {qid!r} occurs again (first on line {seen[qid]})")
+            seen[qid] = number
+            rows.append((qid, query))
+    return pd.DataFrame(rows, columns=["qid", "query"])
+
+
+def render_answer(answer: list[Mapping[str, Any]]) -> str:
+    """The text of a TREC 2024 RAG answer: its sentences joined by spaces, each followed by its citations.
+
+    Citations are rendered as ``[i,j]`` (indices into the run's references) before the sentence's
+    final punctuation, e.g. ``"Paris is the capital of France [0,2]."``, so that CORR1 counts the
+    sentence as citing.
+    """
+    parts = []
+    for sentence in answer:
+        text = str(sentence["text"]).strip()
+        citations = sentence.get("citations") or []
+        if citations:
+            marker = "[" + ",".join(str(citation) for citation in citations) + "]"
+            if text and text[-1] in ".!?":
+                text = f"{text[:-1].rstrip()} {marker}{text[-1]}"
+            else:
+                text = f"{text} {marker}".strip()
+        if text:
+            parts.append(text)
+    return " ".join(parts)
+
+
+def load_run_file(path: str | Path, *, topics: pd.DataFrame | str | Path | None = None) -> pd.DataFrame:
+    """Load a TREC 2024 RAG run file (JSON lines) as a response frame.
+
+    Each line holds ``topic_id``, ``run_id``, ``references`` (document ids), ``answer`` (a list of
+    ``{"text", "citations"}``, the citations indexing ``references``) and, usually, ``topic`` (the
+    query text). The frame has ``qid`` (topic id), ``query``, ``docno`` (run id), ``response``
+    (rendered by :func:`render_answer`), ``context`` (``None``: runs hold document ids, not texts),
+    ``references`` and ``response_length``.
+
+    Args:
+        path: the run file (gzip-compressed or not).
+        topics: topics (frame ``qid``, ``query`` or the path of a topics file) for lines without
+            ``topic``.
+
+    Raises:
+        ValueError: a malformed line (file and line number in the message), a citation outside
+            ``references``, a repeated (topic, run), or a line without query text and no topic for it.
+    """
+    queries: dict[str, str] = {}
+    if topics is not None:
+        topic_frame = load_topics(topics) if isinstance(topics, (str, Path)) else topics
+        queries = dict(zip(topic_frame["qid"].astype(str), topic_frame["query"]))
+    rows = []
+    for (qid, run_id), line in keyed_records(path, qid="topic_id", docno="run_id", what="run"):
+        references = [str(reference) for reference in line.list_("references")]
+        answer = []
+        for position, sentence in enumerate(line.list_("answer")):
+            if not isinstance(sentence, dict):
+                raise line.error(f"answer sentence {position} must be a JSON object, not {type(sentence).__name__}")
+            item = Record(path, line.number, sentence)
+            text = item.text("text")
+            citations = sentence.get("citations", [])
+            if not isinstance(citations, list) or not all(
+                isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(references) for c in citations
+            ):
+                raise line.error(
+                    f"citations of answer sentence {position} must be indices into the {len(references)} "
+                    f"references, not {citations!r}"
+                )
+            answer.append({"text": text, "citations": citations})
+        if "topic" in line.record:
+            query = line.text("topic")
+        elif qid in queries:
+            query = queries[qid]
+        else:
+            raise line.error(f"no field 'topic' and no query for topic {qid!r} in the given topics")
+        length = line.record.get("response_length")
+        rows.append(
+            {
+                "qid": qid,
+                "query": query,
+                "docno": run_id,
+                "response": render_answer(answer),
+                "context": None,
+                "references": references,
+                "response_length": int(length) if isinstance(length, (int, float)) else None,
+            }
+        )
+    columns = ["qid", "query", "docno", "response", "context", "references", "response_length"]
+    return pd.DataFrame(rows, columns=columns)
+
