@@ -45,7 +45,9 @@ def judge_main(argv: Sequence[str]) -> int:
     parser.add_argument("--axioms", help="comma-separated short names (default: all RAG axioms that can run)")
     parser.add_argument("--output", help="save the preference frame (.jsonl, .tsv or .parquet)")
     parser.add_argument("--languagetool-url", help="URL of a LanguageTool server, enables CLAR1")
-    parser.add_argument("--aspects", default="noun_chunks", choices=["noun_chunks", "noun_chunks_with_pronouns", "entities"])
+    parser.add_argument(
+        "--aspects", default="noun_chunks", choices=["noun_chunks", "noun_chunks_with_pronouns", "entities"]
+    )
     parser.add_argument("--verbose", action="store_true", help="show progress")
     args = parser.parse_args(argv)
 

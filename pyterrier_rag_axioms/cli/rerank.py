@@ -77,7 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--run-name", default="rag-axioms", help="run name in a TREC run file (default: %(default)s)")
     parser.add_argument("--languagetool-url", help="URL of a LanguageTool server, needed by CLAR1")
-    parser.add_argument("--aspects", default="noun_chunks", choices=["noun_chunks", "noun_chunks_with_pronouns", "entities"])
+    parser.add_argument(
+        "--aspects", default="noun_chunks", choices=["noun_chunks", "noun_chunks_with_pronouns", "entities"]
+    )
     parser.add_argument("--verbose", action="store_true", help="show progress")
     return parser
 
