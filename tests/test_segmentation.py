@@ -65,6 +65,9 @@ def test_lines_bullets_numbered_steps_and_headings_are_sentences():
     steps = "## Steps\n1. Boil the water\n2) Add coffee\n(3) Wait"
     assert analysis(steps).sentence_texts == ["Steps", "Boil the water", "Add coffee", "Wait"]
     assert [token.text for token in analysis(steps).words] == ["Steps", "Boil", "the", "water", "Add", "coffee", "Wait"]
+    table = analysis("| Drug | Dose |\n|---|---|\n| Aspirin | 100 mg |")
+    assert table.sentence_texts == ["| Drug | Dose |", "| Aspirin | 100 mg |"]  # the rule line has no words
+    assert [token.text for token in table.words] == ["Drug", "Dose", "Aspirin", "100", "mg"]
     # a wrapped line (starting in lower case) continues its sentence
     assert len(analysis("Regular exercise can lower\nblood pressure in most adults.").sentences) == 1
 

@@ -134,11 +134,13 @@ class TextAnalysis:
 
     @cached_property
     def is_word(self) -> np.ndarray:
-        """Whether each token is a word: neither punctuation, whitespace, citation marker nor list,
-        heading or quote marker."""
+        """Whether each token is a word: it has a letter or digit and is neither punctuation, a
+        citation marker nor a list, heading or quote marker (so Markdown's ``|``, ``**`` or ``→``
+        are no words)."""
         return np.array(
             [
-                not (token.is_punct or token.is_space or self.citations[token.i] or self.markup[token.i])
+                any(character.isalnum() for character in token.text)
+                and not (token.is_punct or token.is_space or self.citations[token.i] or self.markup[token.i])
                 for token in self.syntax
             ],
             dtype=bool,
