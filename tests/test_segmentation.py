@@ -62,6 +62,7 @@ def test_lines_bullets_numbered_steps_and_headings_are_sentences():
     bullets = "\n".join(f"- Point {number} is short and clear" for number in range(1, 9))
     assert len(analysis(bullets).sentences) == 8
     assert analysis(bullets).sentence_texts[0] == "Point 1 is short and clear"
+    assert term_extractor().profiles([bullets])[0].sentence_lengths == (6,) * 8  # what GEN_aSL averages
     steps = "## Steps\n1. Boil the water\n2) Add coffee\n(3) Wait"
     assert analysis(steps).sentence_texts == ["Steps", "Boil the water", "Add coffee", "Wait"]
     assert [token.text for token in analysis(steps).words] == ["Steps", "Boil", "the", "water", "Add", "coffee", "Wait"]
@@ -112,9 +113,16 @@ def test_words_the_dictionary_does_not_know_fall_back_to_pyphen():
 
 
 def test_a_readable_list_reads_as_easy_text():
-    bullets = "\n".join(f"- Point {number} is short and clear." for number in range(1, 9))
-    frame = pd.DataFrame({"qid": ["q"], "query": ["points"], "response": [bullets]})
-    assert CLAR2().values(frame)["CLAR2_value"].iloc[0] > 60
+    """A title and eight short bullets without full stops: nine sentences, not one of 20 words, and
+    no bullet split in two ("- better sleep")."""
+    bullets = "Benefits of walking:\n" + "\n".join(
+        f"- {item}" for item in ["better sleep", "lower blood pressure", "stronger bones", "less stress",
+                                 "more energy", "a healthier heart", "weight control", "a brighter mood"]
+    )
+    assert analysis(bullets).sentence_texts[:3] == ["Benefits of walking:", "better sleep", "lower blood pressure"]
+    assert len(analysis(bullets).sentences) == 9
+    frame = pd.DataFrame({"qid": ["q"], "query": ["walking"], "response": [bullets]})
+    assert CLAR2().values(frame)["CLAR2_value"].iloc[0] > 65  # one sentence of 20 words would give about 58
 
 
 def test_coh2_reads_triples_as_the_reference_defines_them_or_by_broader_rules():

@@ -20,8 +20,11 @@ raw text (regular expressions, no model) and puts it into a spaCy pipeline:
 The pipeline component :func:`segment_doc` (``"rag_axioms_segmenter"``, added first by
 :func:`add_segmentation`) sets ``is_sent_start`` before the parser runs: a segment's first token
 starts a sentence, the tokens of a marker and the first word after it do not, nor does a
-citation marker after closing punctuation, while the word after that marker does. The parser
-respects these boundaries and splits segments further into sentences where it finds them.
+citation marker after closing punctuation, while the word after that marker does. Within a
+segment a sentence can start only after closing punctuation (``.``, ``!``, ``?``, ``…``, perhaps
+followed by a closing quote or bracket), so a short list item ("- better sleep") is never split;
+the parser respects these boundaries and decides among the remaining candidates (it does not
+split after "e.g.").
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ _MARKUP = re.compile(
     rf"^[ \t]*(?P<markup>(?:>[ \t]*)*(?:(?P<heading>{HEADING_MARKER})|{LIST_MARKER})?)(?=[ \t]|$)", re.MULTILINE
 )
 _LINE = re.compile(r"[^\n]*(?:\n|$)")
-_CLOSING = frozenset(".!?")
+_CLOSING = frozenset(".!?\u2026")
 _CLOSING_QUOTES = frozenset("\"'\u201d\u2019)")
 
 #: The name of the pipeline component that sets sentence starts from the segments.
@@ -172,6 +175,14 @@ def segment_doc(doc: Doc) -> Doc:
             if following < len(doc) and following not in segment_firsts and not doc[following].is_punct:
                 doc[following].is_sent_start = True
         index = end
+    for index in range(1, len(doc)):  # within a segment, a sentence starts only after closing punctuation
+        if index in segment_firsts or doc[index].is_sent_start or doc[index].is_space:
+            continue
+        before = index - 1
+        while before > 0 and (doc[before].is_space or doc[before].text in _CLOSING_QUOTES):
+            before -= 1
+        if doc[before].text[-1:] not in _CLOSING:
+            doc[index].is_sent_start = False
     return doc
 
 
