@@ -32,6 +32,7 @@ def main() -> int:
     parser.add_argument("--spacy-model", required=True)
     parser.add_argument("--sentence-model", required=True)
     parser.add_argument("--output", required=True)
+    parser.add_argument("--axioms", default="", help="comma-separated names (default: all)")
     args = parser.parse_args()
 
     import numpy as np
@@ -47,6 +48,8 @@ def main() -> int:
     injector.binder.bind(SentenceTokenizer, to=SpacySentenceTokenizer(language_name=args.spacy_model), scope=singleton)
     axioms = build_axioms(args.spacy_model, args.sentence_model)
     axioms.update({name: getattr(generation, name)() for name in GEN_NAMES})
+    if args.axioms:
+        axioms = {name: axioms[name] for name in args.axioms.split(",") if name}
 
     topics: dict[str, tuple[str, list[str]]] = {}
     responses = defaultdict(list)
