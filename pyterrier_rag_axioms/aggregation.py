@@ -71,6 +71,14 @@ class Combinator(pt.Transformer, ABC):
             raise ValueError(f"{kind}: name {self.name!r} is also the name of a member")
         self.verbose = verbose
 
+    def __iter__(self):
+        """The member axioms and combinators (column names are no transformers), as PyTerrier's operators do."""
+        return iter([member for member in self.members if isinstance(member, pt.Transformer)])
+
+    def subtransformers(self) -> dict[str, list[pt.Transformer]]:
+        """The member axioms and combinators, for ``pt.inspect`` and schematics."""
+        return {"members": list(self)}
+
     # --- the pure function ------------------------------------------------------------------
 
     @abstractmethod

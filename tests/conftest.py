@@ -1,10 +1,11 @@
-"""Shared fixtures: paths of the shipped sample and of the shared development data."""
+"""Shared helpers and fixtures: the preference of one pair, the shipped sample, the shared development data."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -28,3 +29,14 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"shared development data not found at {SHARED_DATA}")
     return SHARED_DATA
+
+
+def prefer(axiom, better: str, worse: str, *, query: str = "a question", context=None) -> float:
+    """The preference of ``axiom`` for the pair (better, worse) of one query, as a float."""
+    frame = pd.DataFrame(
+        {"qid": ["q", "q"], "query": [query, query], "docno": ["a", "b"], "response": [better, worse],
+         "context": [context, context]}
+    )
+    out = axiom(frame)
+    assert len(out) == 1
+    return float(out[axiom.name].iloc[0])

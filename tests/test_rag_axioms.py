@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import pyterrier as pt
 import pytest
+from conftest import prefer
 
 import pyterrier_rag_axioms as pra
 from pyterrier_rag_axioms import RAG_AXIOMS
@@ -13,17 +13,6 @@ from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer
 
 OFFLINE_AXIOMS = [name for name in RAG_AXIOMS if name != "CLAR1"]
-
-
-def prefer(axiom: pt.Transformer, better: str, worse: str, *, query: str = "a question", context=None) -> float:
-    """The preference of ``axiom`` for the pair (better, worse), as a float."""
-    frame = pd.DataFrame(
-        {"qid": ["q", "q"], "query": [query, query], "docno": ["a", "b"], "response": [better, worse],
-         "context": [context, context]}
-    )
-    out = axiom(frame)
-    assert len(out) == 1
-    return float(out[axiom.name].iloc[0])
 
 
 def test_coh1_prefers_uniform_word_lengths():
@@ -137,38 +126,6 @@ def test_margin_turns_small_differences_into_ties():
     two_of_three = "Water boils [1]. Ice melts [2]. It is wet."
     assert prefer(pra.CORR1(margin_fraction=0.0), two_of_three, one_of_two) == 1.0
     assert prefer(pra.CORR1(margin_fraction=0.5), two_of_three, one_of_two) == 0.0
-
-
-@pytest.mark.parametrize("name", OFFLINE_AXIOMS)
-def test_antisymmetry_and_independence_of_other_responses(name, sample_responses):
-    axiom = RAG_AXIOMS[name]()
-    frame = sample_responses[sample_responses["qid"].isin(["q1", "q6"])]
-    forward = axiom(frame)
-    swapped = forward.rename(
-        columns={"docno_a": "docno_b", "docno_b": "docno_a", "response_a": "response_b", "response_b": "response_a"}
-    ).drop(columns=[name])
-    backward = axiom(swapped)
-    np.testing.assert_array_equal(backward[name].to_numpy(), -forward[name].to_numpy())
-    # a pair's preference does not depend on the other responses or on row order
-    alone = axiom(frame.iloc[[3, 1]])  # q1-r4 before q1-r2: the reverse orientation, without the others
-    full = forward.set_index(["docno_a", "docno_b"])[name]
-    key = (alone["docno_a"].iloc[0], alone["docno_b"].iloc[0])
-    expected = full[key] if key in full.index else -full[(key[1], key[0])]
-    assert alone[name].iloc[0] == expected
-    assert set(forward[name].unique()) <= {-1.0, 0.0, 1.0}
-
-
-@pytest.mark.parametrize("name", list(RAG_AXIOMS))
-def test_every_axiom_passes_pt_inspect_and_has_both_names(name):
-    axiom = RAG_AXIOMS[name]()
-    inputs = pt.inspect.transformer_inputs(axiom)
-    assert ["qid", "query", "response"] in inputs
-    outputs = pt.inspect.transformer_outputs(axiom, ["qid", "query", "response"])
-    assert outputs[-1] == name
-    assert repr(axiom).startswith(f"{name}(margin_fraction=")
-    long_name = type(axiom).__name__
-    assert getattr(pra, long_name) is getattr(pra, name)
-    assert axiom.__doc__ and "Intuition" in type(axiom).__doc__
 
 
 @pytest.mark.parametrize(

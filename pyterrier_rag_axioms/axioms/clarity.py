@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyterrier_rag_axioms.base import FeatureAxiom, TextFeatureAxiom
+from pyterrier_rag_axioms.axioms._analyzed import TextFeatureAxiom
+from pyterrier_rag_axioms.base import FeatureAxiom
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.grammar import GrammarChecker
 from pyterrier_rag_axioms.tools.grammar import grammar_checker as shared_grammar_checker
@@ -51,6 +52,8 @@ class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
         """
         super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
         self.grammar_checker = grammar_checker or shared_grammar_checker(remote_server, language)
+        self.remote_server = self.grammar_checker.remote_server
+        self.language = self.grammar_checker.language
 
     def _parameters(self) -> dict[str, object]:
         return {"remote_server": self.grammar_checker.remote_server, "language": self.grammar_checker.language}

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pyterrier_rag_axioms.base import TextFeatureAxiom
+from pyterrier_rag_axioms.axioms._analyzed import TextFeatureAxiom
 from pyterrier_rag_axioms.tools.triples import TRIPLE_RULES, TripleRules, subject_verb_object_triples
 
 if TYPE_CHECKING:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from pyterrier_rag_axioms.axioms._analyzed import AnalyzedFeatureAxiom, TextFeatureAxiom
 from pyterrier_rag_axioms.axioms.coverage import AspectSentenceCoverageAxiom
-from pyterrier_rag_axioms.base import AnalyzedFeatureAxiom, TextFeatureAxiom
 from pyterrier_rag_axioms.frames import Context, ResponseTable
 from pyterrier_rag_axioms.tools.rouge import RougeLsum, rouge_lsum_text
 from pyterrier_rag_axioms.tools.text import TextAnalysis

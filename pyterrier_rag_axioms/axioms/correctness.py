@@ -6,7 +6,7 @@ response stay within the scope of the information need?
 
 from __future__ import annotations
 
-from pyterrier_rag_axioms.base import TextFeatureAxiom
+from pyterrier_rag_axioms.axioms._analyzed import TextFeatureAxiom
 from pyterrier_rag_axioms.tools.text import CITATION_PATTERN, TextAnalysis
 
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pyterrier_rag_axioms.base import AnalyzedFeatureAxiom
+from pyterrier_rag_axioms.axioms._analyzed import AnalyzedFeatureAxiom
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity, resolve_sentence_similarity
 from pyterrier_rag_axioms.tools.text import AspectsArgument, TextAnalyzer, resolve_aspects

@@ -25,12 +25,14 @@ import urllib.request
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import pyterrier as pt
-from spacy.tokens import Span, Token
 
 from pyterrier_rag_axioms.tools.text import TextAnalysis
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span, Token
 
 #: The public TARGER service.
 DEFAULT_TARGER_URL = "https://demo.webis.de/targer-api/"
@@ -168,6 +170,10 @@ class DiscourseMarkerTagger(ArgumentTagger):
         return tuple(
             unit for sentence in analysis.sentences for unit in self._sentence_units(sentence) if unit is not None
         )
+
+    def __reduce__(self):
+        """Pickled as its configuration; unpickled as the shared tagger."""
+        return discourse_marker_tagger, ()
 
     def __repr__(self) -> str:
         return "DiscourseMarkerTagger()"
@@ -307,6 +313,10 @@ class TargerTagger(ArgumentTagger):
             return ()
         return self.parse(text, self.request(text))
 
+    def __reduce__(self):
+        """Pickled as its configuration; unpickled as the shared tagger of that configuration."""
+        return _shared_targer_tagger, (self.url, self.model, self.min_probability, self.timeout)
+
     def __repr__(self) -> str:
         return f"TargerTagger(url={self.url!r}, model={self.model!r})"
 
@@ -320,7 +330,13 @@ def discourse_marker_tagger() -> DiscourseMarkerTagger:
 @functools.cache
 def targer_tagger(url: str = DEFAULT_TARGER_URL, model: str = DEFAULT_TARGER_MODEL) -> TargerTagger:
     """The process-wide :class:`TargerTagger` for a URL and model."""
-    return TargerTagger(url, model=model)
+    return _shared_targer_tagger(url, model, 0.5, 60.0)  # one cache key however the arguments are passed
+
+
+@functools.cache
+def _shared_targer_tagger(url: str, model: str, min_probability: float, timeout: float) -> TargerTagger:
+    """The process-wide tagger of a configuration: what an unpickled :class:`TargerTagger` becomes."""
+    return TargerTagger(url, model=model, min_probability=min_probability, timeout=timeout)
 
 
 def resolve_argument_tagger(tagger: ArgumentTagger | str | None) -> ArgumentTagger:

@@ -92,11 +92,19 @@ class GrammarChecker:
         iterator = pt.tqdm(texts, desc="LanguageTool", unit="text") if verbose else texts
         return np.array([self.error_share(text) for text in iterator], dtype=float)
 
+    def __reduce__(self):
+        """Pickled as its configuration; unpickled as the shared checker of that configuration."""
+        return _shared_grammar_checker, (self.remote_server, self.language)
+
     def __repr__(self) -> str:
         return f"GrammarChecker(remote_server={self.remote_server!r}, language={self.language!r})"
 
 
-@functools.cache
 def grammar_checker(remote_server: str | None = None, language: str = "en-US") -> GrammarChecker:
     """The process-wide :class:`GrammarChecker` for a server URL and language."""
+    return _shared_grammar_checker(remote_server, language)  # one cache key however the arguments are passed
+
+
+@functools.cache
+def _shared_grammar_checker(remote_server: str | None, language: str) -> GrammarChecker:
     return GrammarChecker(remote_server, language=language)

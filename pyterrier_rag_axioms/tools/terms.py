@@ -14,13 +14,15 @@ import functools
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from functools import cached_property
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import snowballstemmer
-from spacy.tokens import Token
 
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 
 #: How a token becomes a term: its lower-cased spaCy lemma, or the Porter stem of its lower-cased text.
 Stemmer = Literal["lemma", "porter"]

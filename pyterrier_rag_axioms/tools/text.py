@@ -17,13 +17,14 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 from functools import cached_property
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 import numpy as np
 import pyterrier as pt
-import spacy
-from spacy.language import Language
-from spacy.tokens import Doc, Span, Token
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.tokens import Doc, Span, Token
 
 from pyterrier_rag_axioms.tools.segmentation import (  # CITATION_PATTERN is imported from here by other modules
     CITATION_PATTERN,
@@ -58,6 +59,7 @@ def load_spacy_model(model: str | None = None) -> Language:
     model, packaged on PyPI under another module name).
     """
     import negspacy.negation  # noqa: F401  (registers the "negex" factory)
+    import spacy
     from negspacy.termsets import termset
 
     candidates = DEFAULT_SPACY_MODELS if model is None else (model,)

@@ -1,19 +1,7 @@
 """Base classes of the retrieval axioms adapted to generated responses (GEN_*).
 
-The request text plays the query and each response plays a document; the retrieved context is
-not read. Terms are lower-cased spaCy lemmas (or Porter stems) without stop words, punctuation
-and citation markers (see :mod:`pyterrier_rag_axioms.tools.terms`); the length of a response is
-its number of terms; positions are indices into its term sequence.
-
-Rules all GEN_* axioms keep:
-
-- A response without terms (empty text, or only stop words and punctuation) gives no preference,
-  and neither does a request without terms for the axioms that read the request.
-- Axioms marked with the length precondition compare only responses whose lengths lie within
-  10 % of each other (``|len_a - len_b| <= 0.1 * max(len_a, len_b)``); other pairs get 0.
-- ``margin_fraction`` works as in :func:`~pyterrier_rag_axioms.base.compare_with_margin`:
-  ``x_a`` and ``x_b`` tie when ``|x_a - x_b| <= margin_fraction * max(|x_a|, |x_b|)``. Each axiom
-  says which values it compares with it.
+The rules they keep (terms, lengths, the length precondition, the margin) are stated in
+:mod:`pyterrier_rag_axioms.axioms.gen`.
 """
 
 from __future__ import annotations
@@ -44,24 +32,8 @@ def similar_lengths(lengths_a: np.ndarray, lengths_b: np.ndarray) -> np.ndarray:
     return np.abs(lengths_a - lengths_b) <= LENGTH_MARGIN_FRACTION * np.maximum(lengths_a, lengths_b)
 
 
-def compare(
-    values_a: np.ndarray, values_b: np.ndarray, *, margin_fraction: float, prefer_higher: bool = True
-) -> np.ndarray:
-    """:func:`compare_with_margin`, where an infinite value is beyond any finite one (equal infinities tie)."""
-    values_a = np.asarray(values_a, dtype=float)
-    values_b = np.asarray(values_b, dtype=float)
-    finite = np.isfinite(values_a) & np.isfinite(values_b)
-    preferences = compare_with_margin(
-        np.where(finite, values_a, np.nan),
-        np.where(finite, values_b, np.nan),
-        margin_fraction=margin_fraction,
-        prefer_higher=prefer_higher,
-    )
-    with np.errstate(invalid="ignore"):
-        infinite = ~np.isnan(values_a) & ~np.isnan(values_b) & (np.isinf(values_a) | np.isinf(values_b))
-        signs = np.nan_to_num(np.sign(values_a - values_b))
-    preferences[infinite] = signs[infinite] if prefer_higher else -signs[infinite]
-    return preferences + 0.0
+#: The margin rule of all axioms (:func:`compare_with_margin`), under the name GEN_* code uses.
+compare = compare_with_margin
 
 
 def _same(codes: np.ndarray, table: ResponseTable) -> np.ndarray:
@@ -101,6 +73,8 @@ class GenerativeRetrievalAxiom(Axiom):
         self.term_extractor = resolve_term_extractor(
             term_extractor, text_analyzer=text_analyzer, stemmer=stemmer, owner=type(self).__name__
         )
+        self.text_analyzer = self.term_extractor.text_analyzer
+        self.stemmer = self.term_extractor.stemmer
 
     def _parameters(self) -> dict[str, object]:
         return {"stemmer": self.term_extractor.stemmer} if self.term_extractor.stemmer != "lemma" else {}
@@ -155,7 +129,7 @@ class GenerativeRetrievalFeatureAxiom(GenerativeRetrievalAxiom, FeatureAxiom):
         return np.where(self.judgeable(table, queries, responses), values, np.nan)
 
     def pair_preferences(self, table: ResponseTable) -> np.ndarray:
-        values = self.response_values(table)
+        values = self.cached_values(table)
         return compare(
             values[table.a], values[table.b], margin_fraction=self.margin_fraction, prefer_higher=self.prefer_higher
         )

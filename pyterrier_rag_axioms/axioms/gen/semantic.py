@@ -6,6 +6,7 @@ import numpy as np
 import pyterrier as pt
 
 from pyterrier_rag_axioms.axioms.gen._base import GenerativeRetrievalFeatureAxiom, Profiles, _SemanticAxiom
+from pyterrier_rag_axioms.base import compare_with_margin
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.terms import TermProfile
 
@@ -67,7 +68,7 @@ class GenerativeStmc2Axiom(_SemanticAxiom):
             share_similar = similar.counts.get(other_term, 0) / len(similar)
             if not (share_exact > 0 and share_similar > 0):
                 return False
-            if abs(share_exact - share_similar) > self.margin_fraction * max(share_exact, share_similar):
+            if compare_with_margin(share_exact, share_similar, margin_fraction=self.margin_fraction) != 0:
                 return False
         return True
 

@@ -1,0 +1,55 @@
+"""Importing the package and working on a ready preference frame load neither spaCy nor torch."""
+
+import subprocess
+import sys
+import textwrap
+
+HEAVY = ("spacy", "thinc", "torch", "sentence_transformers", "transformers", "language_tool_python")
+
+SCRIPT = textwrap.dedent(
+    f"""
+    import sys
+
+    import pandas as pd
+
+    import pyterrier_rag_axioms as pra
+
+    loaded = [name for name in {HEAVY!r} if name in sys.modules]
+    assert not loaded, f"import pyterrier_rag_axioms loaded {{loaded}}"
+
+    pairs = pd.DataFrame({{
+        "qid": ["q"] * 3, "query": ["why"] * 3,
+        "docno_a": ["r0", "r0", "r1"], "docno_b": ["r1", "r2", "r2"],
+        "response_a": ["a", "a", "b"], "response_b": ["b", "c", "c"], "context": [None] * 3,
+        "COV1": [1.0, 1.0, -1.0], "CONS2": [1.0, 0.0, 1.0], "CORR1": [0.0, -1.0, 1.0], "truth": [1.0, 1.0, 0.0],
+    }})
+    for combinator in (pra.MajorityVote, pra.Cascade, pra.Conjunction, pra.WeightedSum):
+        combined = combinator("COV1", "CONS2", "CORR1")(pairs)
+        assert combinator.__name__ in repr(combinator("COV1")) and len(combined) == 3
+    ranking = pra.KwikSort(pra.MajorityVote("COV1", "CONS2", "CORR1"))(pairs)
+    assert ranking["docno"].tolist() == ["r0", "r1", "r2"], ranking
+    counted = pra.PreferenceCountReranker("COV1")(pairs)
+    assert len(counted) == 3
+    table = pra.agreement(pairs, truth="truth", axioms=["COV1", "CONS2", "CORR1"])
+    assert list(table["axiom"]) == ["COV1", "CONS2", "CORR1"]
+
+    loaded = [name for name in {HEAVY!r} if name in sys.modules]
+    assert not loaded, f"ranking a ready preference frame loaded {{loaded}}"
+    print("ok")
+    """
+)
+
+
+def test_import_and_ranking_of_a_ready_preference_frame_load_neither_spacy_nor_torch():
+    result = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
+
+
+def test_the_sample_ships_inside_the_package_and_data_sample_is_its_copy():
+    from pathlib import Path
+
+    from pyterrier_rag_axioms.cli._common import SAMPLE
+
+    readable_copy = Path(__file__).resolve().parents[1] / "data" / "sample" / "responses.jsonl"
+    assert SAMPLE.read_bytes() == readable_copy.read_bytes()
