@@ -70,10 +70,10 @@ def main() -> int:
         except Exception as error:  # noqa: BLE001 (an axiom that cannot run offline is reported, not fatal)
             print(f"ir-axioms {name}: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
             report[name] = {"error": f"{type(error).__name__}: {error}"}
-            continue
-        print(f"ir-axioms {name}: done", file=sys.stderr, flush=True)
-    with open(args.output, "w", encoding="utf-8") as output:
-        json.dump(report, output)
+        else:
+            print(f"ir-axioms {name}: done", file=sys.stderr, flush=True)
+        with open(args.output, "w", encoding="utf-8") as output:  # after each axiom: a long run keeps what it has
+            json.dump(report, output)
     return 0
 
 
