@@ -12,6 +12,7 @@ Member preferences that are NaN count as 0 (no preference). Every combinator ret
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 
@@ -190,13 +191,12 @@ class Combinator(pt.Transformer, ABC):
                 names.append(member.name)
         return [*dict.fromkeys(names), self.name]
 
-    def _options(self) -> dict[str, object]:
-        """Options shown by ``repr`` besides the members and the name."""
-        return {}
-
     def __repr__(self) -> str:
+        """The members, each keyword parameter of the constructor as stored, and a name other than the default."""
         parts = [repr(member) for member in self.members]
-        parts.extend(f"{key}={value!r}" for key, value in self._options().items())
+        for declared in inspect.signature(type(self).__init__).parameters.values():
+            if declared.kind is inspect.Parameter.KEYWORD_ONLY and declared.name not in ("name", "verbose"):
+                parts.append(f"{declared.name}={getattr(self, declared.name)!r}")
         if self.name != f"{type(self).__name__}({','.join(self.member_names)})":
             parts.append(f"name={self.name!r}")
         return f"{type(self).__name__}({', '.join(parts)})"
@@ -243,8 +243,6 @@ class MajorityVote(Combinator):
         enough = decisive >= self.min_decisive_share * matrix.shape[1] - 1e-12
         return np.where(enough, np.sign(votes.sum(axis=1)), 0.0)
 
-    def _options(self) -> dict[str, object]:
-        return {"min_decisive_share": self.min_decisive_share}
 
 
 class Cascade(Combinator):
@@ -316,7 +314,3 @@ class WeightedSum(Combinator):
         total = matrix @ weights
         tolerance = 1e-9 * np.abs(weights).sum()
         return np.where(np.abs(total) > tolerance, np.sign(total), 0.0)
-
-    def _options(self) -> dict[str, object]:
-        return {"weights": list(self.weights)}
-

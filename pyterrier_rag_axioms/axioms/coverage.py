@@ -12,43 +12,27 @@ from collections.abc import Sequence
 import numpy as np
 
 from pyterrier_rag_axioms.axioms._analyzed import AnalyzedFeatureAxiom
+from pyterrier_rag_axioms.base import parameter, parameters, resolve_tool
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity, resolve_sentence_similarity
-from pyterrier_rag_axioms.tools.text import AspectsArgument, TextAnalyzer, resolve_aspects
+from pyterrier_rag_axioms.tools.text import AspectsArgument, resolve_aspects
 
 
+@parameters
 class AspectAxiom(AnalyzedFeatureAxiom):
     """A feature axiom over the aspects of texts (noun chunks by default) and sentence embeddings."""
 
-    def __init__(
-        self,
-        *,
-        margin_fraction: float | None = None,
-        aspects: AspectsArgument = "noun_chunks",
-        text_analyzer: TextAnalyzer | str | None = None,
-        sentence_similarity: SentenceSimilarity | str | None = None,
-        name: str | None = None,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            margin_fraction: relative difference within which two values tie (default: the
-                axiom's documented margin).
-            aspects: how aspects are extracted: ``"noun_chunks"`` (default; without pronouns),
-                ``"noun_chunks_with_pronouns"``, ``"entities"`` (as
-                in the ICTIR 2025 experiments), or an :class:`AspectExtraction`.
-            text_analyzer: a :class:`TextAnalyzer` or spaCy model name (default: shared analyzer).
-            sentence_similarity: a :class:`SentenceSimilarity` or sentence-transformers model
-                name or path (default: shared all-MiniLM-L6-v2); unused by COV1.
-            name: name of the preference column (default: the axiom's short name).
-            verbose: show progress of long work.
-        """
-        super().__init__(margin_fraction=margin_fraction, text_analyzer=text_analyzer, name=name, verbose=verbose)
-        self.aspects = resolve_aspects(aspects)
-        self.sentence_similarity = resolve_sentence_similarity(sentence_similarity)
-
-    def _parameters(self) -> dict[str, object]:
-        return {"aspects": self.aspects.name}
+    #: How aspects are extracted: ``"noun_chunks"`` (default; without pronouns),
+    #: ``"noun_chunks_with_pronouns"``, ``"entities"`` (as in the ICTIR 2025 experiments), or an
+    #: :class:`AspectExtraction`.
+    aspects: AspectsArgument = parameter(
+        "noun_chunks", resolve=resolve_tool(resolve_aspects), shown=lambda aspects: aspects.name
+    )
+    #: A :class:`SentenceSimilarity` or sentence-transformers model name or path (default: the
+    #: shared all-MiniLM-L6-v2); unused by COV1.
+    sentence_similarity: SentenceSimilarity | str | None = parameter(
+        None, resolve=resolve_tool(resolve_sentence_similarity)
+    )
 
     def aspects_of(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
         """The distinct aspects of each text."""

@@ -15,6 +15,7 @@ Responses that match nothing have no value, and a pair without judgments gets no
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import MISSING
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms.base import Axiom, FeatureAxiom, compare_with_margin
+from pyterrier_rag_axioms.base import Axiom, FeatureAxiom, compare_with_margin, parameter, parameters
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.judgments import (
     CROWDRAG_DIMENSIONS,
@@ -112,6 +113,7 @@ def match_positions(judged: pd.DataFrame, responses: pd.DataFrame) -> np.ndarray
     return result
 
 
+@parameters
 class TrecRagNuggetAxiom(FeatureAxiom):
     """TREC_RAG_NUGGET: prefer the response that covers more information nuggets.
 
@@ -127,50 +129,35 @@ class TrecRagNuggetAxiom(FeatureAxiom):
     short_name = "TREC_RAG_NUGGET"
     default_margin_fraction = 0.0
 
-    def __init__(
-        self,
-        *,
-        assignments_path: str | Path | pd.DataFrame,
-        score_type: NuggetScoreType = "all",
-        strict: bool = False,
-        margin_fraction: float | None = None,
-        name: str | None = None,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            assignments_path: the nugget assignments file (JSON lines, gzip or not), or the frame
-                of :func:`~pyterrier_rag_axioms.judgments.load_nugget_assignments`.
-            score_type: ``"all"``, ``"vital"`` or ``"weighted"`` nuggets.
-            strict: count partial support as 0 instead of 0.5.
-            margin_fraction: relative difference of the scores within which they tie (default 0).
-            name: name of the preference column (default: see the class documentation).
-            verbose: show progress of long work.
-        """
-        if score_type not in NUGGET_SCORE_TYPES:
+    #: The nugget assignments file (JSON lines, gzip or not), or the frame of
+    #: :func:`~pyterrier_rag_axioms.judgments.load_nugget_assignments`.
+    assignments_path: str | Path | pd.DataFrame = parameter(MISSING, shown=_shown)
+    #: ``"all"``, ``"vital"`` or ``"weighted"`` nuggets.
+    score_type: NuggetScoreType = parameter("all")
+    #: Count partial support as 0 instead of 0.5.
+    strict: bool = parameter(False)
+
+    def __post_init__(self) -> None:
+        if self.score_type not in NUGGET_SCORE_TYPES:
             raise ValueError(
                 f"{type(self).__name__}: score_type must be one of {', '.join(map(repr, NUGGET_SCORE_TYPES))}, "
-                f"not {score_type!r}"
+                f"not {self.score_type!r}"
             )
-        if name is None:
-            name = self.short_name + ("" if score_type == "all" else f"_{score_type.upper()}")
-            name += "_STRICT" if strict else ""
-        super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
-        self.assignments_path = assignments_path
-        self.score_type = score_type
-        self.strict = strict
-        assignments = _load(assignments_path, load_nugget_assignments)
+        super().__post_init__()
+        assignments = _load(self.assignments_path, load_nugget_assignments)
         self.judged = assignments[["qid", "query", "docno", "response"]].reset_index(drop=True)
-        scores = nugget_scores(assignments, score_type=score_type, strict=strict)
+        scores = nugget_scores(assignments, score_type=self.score_type, strict=self.strict)
         self.scores = scores["score"].to_numpy(dtype=float)
+
+    def default_name(self) -> str:
+        name = self.short_name + ("" if self.score_type == "all" else f"_{self.score_type.upper()}")
+        return name + ("_STRICT" if self.strict else "")
 
     def response_values(self, table: ResponseTable) -> np.ndarray:
         return match_values(self.judged, self.scores, table.responses)
 
-    def _parameters(self) -> dict[str, object]:
-        return {"assignments_path": _shown(self.assignments_path), "score_type": self.score_type, "strict": self.strict}
 
-
+@parameters
 class TrecRagLlmOrigAxiom(FeatureAxiom):
     """TREC_RAG_LLM_ORIG: prefer the response that an LLM rated more likely.
 
@@ -182,35 +169,20 @@ class TrecRagLlmOrigAxiom(FeatureAxiom):
     short_name = "TREC_RAG_LLM_ORIG"
     default_margin_fraction = 0.0
 
-    def __init__(
-        self,
-        *,
-        ratings_path: str | Path | pd.DataFrame,
-        margin_fraction: float | None = None,
-        name: str | None = None,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            ratings_path: the LLM ratings file, or the frame of
-                :func:`~pyterrier_rag_axioms.judgments.load_llm_ratings`.
-            margin_fraction: relative difference within which two likelihoods tie (default 0).
-            name: name of the preference column (default ``"TREC_RAG_LLM_ORIG"``).
-            verbose: show progress of long work.
-        """
-        super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
-        self.ratings_path = ratings_path
-        ratings = _load(ratings_path, load_llm_ratings)
+    #: The LLM ratings file, or the frame of :func:`~pyterrier_rag_axioms.judgments.load_llm_ratings`.
+    ratings_path: str | Path | pd.DataFrame = parameter(MISSING, shown=_shown)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        ratings = _load(self.ratings_path, load_llm_ratings)
         self.judged = ratings[["qid", "query", "docno", "response"]].reset_index(drop=True)
         self.probabilities = ratings["probability"].to_numpy(dtype=float)
 
     def response_values(self, table: ResponseTable) -> np.ndarray:
         return match_values(self.judged, self.probabilities, table.responses)
 
-    def _parameters(self) -> dict[str, object]:
-        return {"ratings_path": _shown(self.ratings_path)}
 
-
+@parameters
 class TrecRagCrowdAxiom(Axiom):
     """TREC_RAG_CROWD: prefer the response that crowd workers judged more useful.
 
@@ -227,47 +199,32 @@ class TrecRagCrowdAxiom(Axiom):
     short_name = "TREC_RAG_CROWD"
     default_margin_fraction = 0.1
 
-    def __init__(
-        self,
-        *,
-        ratings_path: str | Path | pd.DataFrame,
-        responses_path: str | Path | pd.DataFrame | None = None,
-        utility_type: str = "quality_overall",
-        margin_fraction: float | None = None,
-        name: str | None = None,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            ratings_path: the ratings file, or the frame of
-                :func:`~pyterrier_rag_axioms.judgments.load_crowdrag_judgments`.
-            responses_path: the responses file, or the frame of
-                :func:`~pyterrier_rag_axioms.judgments.load_crowdrag_responses`; needed to match
-                responses by text. Without it, responses are matched by ``qid`` and ``docno`` only.
-            utility_type: a key of :data:`CROWD_UTILITY_TYPES`, e.g. ``"quality_overall"``,
-                ``"coherence"``, ``"coverage_deep"`` or ``"broad coverage"``.
-            margin_fraction: relative difference of the probabilities within which they tie
-                (default 0.1).
-            name: name of the preference column (default: see the class documentation).
-            verbose: show progress of long work.
-        """
-        if utility_type not in CROWD_UTILITY_TYPES:
+    #: The ratings file, or the frame of :func:`~pyterrier_rag_axioms.judgments.load_crowdrag_judgments`.
+    ratings_path: str | Path | pd.DataFrame = parameter(MISSING, shown=_shown)
+    #: The responses file, or the frame of
+    #: :func:`~pyterrier_rag_axioms.judgments.load_crowdrag_responses`; needed to match responses
+    #: by text. Without it, responses are matched by ``qid`` and ``docno`` only.
+    responses_path: str | Path | pd.DataFrame | None = parameter(None, shown=_shown)
+    #: A key of :data:`CROWD_UTILITY_TYPES`, e.g. ``"quality_overall"``, ``"coherence"``,
+    #: ``"coverage_deep"`` or ``"broad coverage"``.
+    utility_type: str = parameter("quality_overall")
+
+    def __post_init__(self) -> None:
+        if self.utility_type not in CROWD_UTILITY_TYPES:
             raise ValueError(
                 f"{type(self).__name__}: utility_type must be one of {', '.join(map(repr, CROWD_UTILITY_TYPES))}, "
-                f"not {utility_type!r}"
+                f"not {self.utility_type!r}"
             )
-        if name is None:
-            name = f"{self.short_name}_{utility_type.upper().replace(' ', '_')}"
-        super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
-        self.utility_type = utility_type
-        self.dimensions = CROWD_UTILITY_TYPES[utility_type]
-        self.ratings_path = ratings_path
-        self.responses_path = responses_path
+        super().__post_init__()
+        self.dimensions = CROWD_UTILITY_TYPES[self.utility_type]
         self.judged = None
-        if responses_path is not None:
-            responses = _load(responses_path, load_crowdrag_responses)
+        if self.responses_path is not None:
+            responses = _load(self.responses_path, load_crowdrag_responses)
             self.judged = responses[["qid", "query", "docno", "response"]].reset_index(drop=True)
-        self.utilities = self._pair_utilities(_load(ratings_path, load_crowdrag_judgments))
+        self.utilities = self._pair_utilities(_load(self.ratings_path, load_crowdrag_judgments))
+
+    def default_name(self) -> str:
+        return f"{self.short_name}_{self.utility_type.upper().replace(' ', '_')}"
 
     def _pair_utilities(self, judgments: pd.DataFrame) -> pd.DataFrame:
         """Utility of each side of each judged pair, in both orientations, indexed by (qid, docno_x, docno_y)."""
@@ -309,13 +266,6 @@ class TrecRagCrowdAxiom(Axiom):
         return compare_with_margin(
             found["p_x"].to_numpy(dtype=float), found["p_y"].to_numpy(dtype=float), margin_fraction=self.margin_fraction
         )
-
-    def _parameters(self) -> dict[str, object]:
-        return {
-            "ratings_path": _shown(self.ratings_path),
-            "responses_path": _shown(self.responses_path),
-            "utility_type": self.utility_type,
-        }
 
 
 TREC_RAG_NUGGET = TrecRagNuggetAxiom

@@ -18,7 +18,6 @@ of the text lie inside argument units.
 
 from __future__ import annotations
 
-import functools
 import json
 import urllib.error
 import urllib.request
@@ -29,6 +28,7 @@ from typing import TYPE_CHECKING, Literal
 
 import pyterrier as pt
 
+from pyterrier_rag_axioms.tools._shared import SharedTool
 from pyterrier_rag_axioms.tools.text import TextAnalysis
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ class TargerUnavailableError(RuntimeError):
     """No TARGER server answers at the given URL, or it answers with an HTTP error."""
 
 
-class ArgumentTagger(ABC):
+class ArgumentTagger(SharedTool, ABC):
     """Finds the argument units of texts; each distinct text is tagged once."""
 
     def __init__(self) -> None:
@@ -171,10 +171,6 @@ class DiscourseMarkerTagger(ArgumentTagger):
             unit for sentence in analysis.sentences for unit in self._sentence_units(sentence) if unit is not None
         )
 
-    def __reduce__(self):
-        """Pickled as its configuration; unpickled as the shared tagger."""
-        return discourse_marker_tagger, ()
-
     def __repr__(self) -> str:
         return "DiscourseMarkerTagger()"
 
@@ -209,6 +205,7 @@ class TargerTagger(ArgumentTagger):
     """
 
     name = "targer"
+    configuration = ("url", "model", "min_probability", "timeout")
 
     def __init__(
         self,
@@ -218,6 +215,7 @@ class TargerTagger(ArgumentTagger):
         min_probability: float = 0.5,
         timeout: float = 60.0,
     ):
+
         """
         Args:
             url: base URL of the TARGER API (default: the public service).
@@ -313,30 +311,18 @@ class TargerTagger(ArgumentTagger):
             return ()
         return self.parse(text, self.request(text))
 
-    def __reduce__(self):
-        """Pickled as its configuration; unpickled as the shared tagger of that configuration."""
-        return _shared_targer_tagger, (self.url, self.model, self.min_probability, self.timeout)
-
     def __repr__(self) -> str:
         return f"TargerTagger(url={self.url!r}, model={self.model!r})"
 
 
-@functools.cache
 def discourse_marker_tagger() -> DiscourseMarkerTagger:
     """The process-wide :class:`DiscourseMarkerTagger`."""
-    return DiscourseMarkerTagger()
+    return DiscourseMarkerTagger.shared()
 
 
-@functools.cache
 def targer_tagger(url: str = DEFAULT_TARGER_URL, model: str = DEFAULT_TARGER_MODEL) -> TargerTagger:
     """The process-wide :class:`TargerTagger` for a URL and model."""
-    return _shared_targer_tagger(url, model, 0.5, 60.0)  # one cache key however the arguments are passed
-
-
-@functools.cache
-def _shared_targer_tagger(url: str, model: str, min_probability: float, timeout: float) -> TargerTagger:
-    """The process-wide tagger of a configuration: what an unpickled :class:`TargerTagger` becomes."""
-    return TargerTagger(url, model=model, min_probability=min_probability, timeout=timeout)
+    return TargerTagger.shared(url=url, model=model)
 
 
 def resolve_argument_tagger(tagger: ArgumentTagger | str | None) -> ArgumentTagger:

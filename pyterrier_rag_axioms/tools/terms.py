@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 import snowballstemmer
 
+from pyterrier_rag_axioms.tools._shared import SharedTool
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
 
 if TYPE_CHECKING:
@@ -80,13 +81,15 @@ def _porter() -> snowballstemmer.stemmer:
     return snowballstemmer.stemmer("porter")
 
 
-class TermExtractor:
+class TermExtractor(SharedTool):
     """Turns texts into :class:`TermProfile` records, one per distinct text, from cached spaCy parses.
 
     A term is a word (neither punctuation, whitespace, citation marker nor line marker) that is no
     stop word, as its lower-cased lemma (default) or the Porter stem of its lower-cased text. Use
     :func:`term_extractor` for the instance shared by all axioms for an analyzer and stemmer.
     """
+
+    configuration = ("text_analyzer", "stemmer", "stop_words")
 
     def __init__(
         self,
@@ -162,12 +165,6 @@ class TermExtractor:
     def __len__(self) -> int:
         return len(self._cache)
 
-    def __reduce__(self):
-        """Pickle as the configuration, without the cache (an extractor with spaCy's stop words
-        unpickles as the shared extractor of its analyzer and stemmer)."""
-        stop_words = self.stop_words if isinstance(self.stop_words, bool) else tuple(sorted(self.stop_words))
-        return _configured_term_extractor, (self.text_analyzer, self.stemmer, stop_words)
-
     def __repr__(self) -> str:
         stop_words = self.stop_words if isinstance(self.stop_words, bool) else sorted(self.stop_words)
         return (
@@ -175,23 +172,9 @@ class TermExtractor:
         )
 
 
-@functools.cache
-def _shared_term_extractor(text_analyzer: TextAnalyzer, stemmer: Stemmer) -> TermExtractor:
-    return TermExtractor(text_analyzer, stemmer=stemmer)
-
-
-def _configured_term_extractor(
-    text_analyzer: TextAnalyzer, stemmer: Stemmer, stop_words: bool | tuple[str, ...]
-) -> TermExtractor:
-    """What an unpickled :class:`TermExtractor` becomes in the receiving process."""
-    if stop_words is True:
-        return _shared_term_extractor(text_analyzer, stemmer)
-    return TermExtractor(text_analyzer, stemmer=stemmer, stop_words=stop_words)
-
-
 def term_extractor(text_analyzer: TextAnalyzer | str | None = None, stemmer: Stemmer = "lemma") -> TermExtractor:
     """The process-wide :class:`TermExtractor` for an analyzer (default: the shared one) and stemmer."""
-    return _shared_term_extractor(resolve_text_analyzer(text_analyzer), stemmer)
+    return TermExtractor.shared(text_analyzer=text_analyzer, stemmer=stemmer)
 
 
 def resolve_term_extractor(

@@ -13,7 +13,6 @@ through named-entity recognition.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable, Sequence
 from functools import cached_property
@@ -21,6 +20,8 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 import numpy as np
 import pyterrier as pt
+
+from pyterrier_rag_axioms.tools._shared import SharedTool
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -46,6 +47,7 @@ _CITATIONS_ONLY = re.compile(rf"(?:\s*{CITATION_PATTERN.pattern}\s*[.,;:!?]?)+\s
 
 #: Pipeline components that run only for texts whose analysis needs them (see :class:`TextAnalyzer`).
 DEFERRED_COMPONENTS: tuple[str, ...] = ("lemmatizer", "ner", "negex")
+
 
 
 def load_spacy_model(model: str | None = None) -> Language:
@@ -246,7 +248,7 @@ class TextAnalysis:
         return {entity: frozenset(polarity) for entity, polarity in polarities.items()}
 
 
-class TextAnalyzer:
+class TextAnalyzer(SharedTool):
     """Parses texts with one spaCy pipeline and keeps one :class:`TextAnalysis` per distinct text.
 
     Texts are parsed in batches of ``batch_size`` with ``nlp.pipe``, first without the components
@@ -260,6 +262,8 @@ class TextAnalyzer:
     pickles as its configuration and unpickles as the shared analyzer of that configuration in the
     receiving process, so axioms can be sent to worker processes (``.parallel(N)``).
     """
+
+    configuration = ("model", "batch_size", "defer_components")
 
     def __init__(self, model: str | None = None, *, batch_size: int = 64, defer_components: bool = True):
         """
@@ -334,37 +338,13 @@ class TextAnalyzer:
     def __len__(self) -> int:
         return len(self._cache)
 
-    def __reduce__(self):
-        return _shared_text_analyzer, (self.model, self.batch_size, self.defer_components)
-
     def __repr__(self) -> str:
         return f"TextAnalyzer(model={self.model!r})"
 
 
 def text_analyzer(model: str | None = None) -> TextAnalyzer:
     """The process-wide :class:`TextAnalyzer` for a spaCy model (default: see :class:`TextAnalyzer`)."""
-    return _text_analyzer_of_model(model)  # one cache key however the model is passed
-
-
-@functools.cache
-def _text_analyzer_of_model(model: str | None) -> TextAnalyzer:
-    return TextAnalyzer(model)
-
-
-_analyzers_by_configuration: dict[tuple[str | None, int, bool], TextAnalyzer] = {}
-
-
-def _shared_text_analyzer(model: str | None, batch_size: int = 64, defer_components: bool = True) -> TextAnalyzer:
-    """The process-wide analyzer of a configuration: what an unpickled :class:`TextAnalyzer` becomes."""
-    analyzer = text_analyzer(model)
-    if (analyzer.batch_size, analyzer.defer_components) == (batch_size, defer_components):
-        return analyzer
-    key = (model, batch_size, defer_components)
-    if key not in _analyzers_by_configuration:
-        _analyzers_by_configuration[key] = TextAnalyzer(
-            model, batch_size=batch_size, defer_components=defer_components
-        )
-    return _analyzers_by_configuration[key]
+    return TextAnalyzer.shared(model=model)
 
 
 def resolve_text_analyzer(analyzer: TextAnalyzer | str | None) -> TextAnalyzer:

@@ -12,12 +12,12 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
-from pyterrier_rag_axioms.base import Axiom, FeatureAxiom, compare_with_margin
+from pyterrier_rag_axioms.base import Axiom, FeatureAxiom, compare_with_margin, parameter, parameters, resolve_tool
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity
 from pyterrier_rag_axioms.tools.term_similarity import TermSimilarity, resolve_term_similarity
-from pyterrier_rag_axioms.tools.terms import Stemmer, TermExtractor, TermProfile, resolve_term_extractor
-from pyterrier_rag_axioms.tools.text import TextAnalyzer
+from pyterrier_rag_axioms.tools.terms import Stemmer, TermExtractor, TermProfile, resolve_term_extractor, term_extractor
+from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 
 #: Lengths (in terms) within this fraction of each other satisfy the length precondition.
 LENGTH_MARGIN_FRACTION = 0.1
@@ -36,10 +36,22 @@ def similar_lengths(lengths_a: np.ndarray, lengths_b: np.ndarray) -> np.ndarray:
 compare = compare_with_margin
 
 
+def _unless_shared_extractor(extractor: TermExtractor | None) -> TermExtractor | None:
+    """How a term extractor shows in ``repr``: not at all where it is the shared one of its analyzer and stemmer."""
+    shared = extractor is None or extractor is term_extractor(extractor.text_analyzer, extractor.stemmer)
+    return None if shared else extractor
+
+
+def _unless_shared_analyzer(analyzer: TextAnalyzer | str | None) -> TextAnalyzer | str | None:
+    """How a text analyzer shows in ``repr``: not at all where it is the shared default."""
+    return None if analyzer is None or analyzer is resolve_text_analyzer(None) else analyzer
+
+
 def _same(codes: np.ndarray, table: ResponseTable) -> np.ndarray:
     return codes[table.a] == codes[table.b]
 
 
+@parameters
 class GenerativeRetrievalAxiom(Axiom):
     """Base of the GEN_* axioms: a retrieval axiom with the request as query and responses as documents."""
 
@@ -48,36 +60,20 @@ class GenerativeRetrievalAxiom(Axiom):
     #: Whether only responses of similar length (within 10 %) are compared.
     length_precondition: ClassVar[bool] = False
 
-    def __init__(
-        self,
-        *,
-        margin_fraction: float | None = None,
-        term_extractor: TermExtractor | None = None,
-        text_analyzer: TextAnalyzer | str | None = None,
-        stemmer: Stemmer = "lemma",
-        name: str | None = None,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            margin_fraction: relative difference within which two values tie (default: the
-                axiom's documented margin).
-            term_extractor: a :class:`TermExtractor` (e.g. with other stop words); excludes
-                ``text_analyzer`` and ``stemmer``.
-            text_analyzer: a :class:`TextAnalyzer` or spaCy model name (default: shared analyzer).
-            stemmer: ``"lemma"`` (default) or ``"porter"``.
-            name: name of the preference column (default: the axiom's short name).
-            verbose: show progress of long work.
-        """
-        super().__init__(margin_fraction=margin_fraction, name=name, verbose=verbose)
+    #: A :class:`TermExtractor` (e.g. with other stop words); excludes ``text_analyzer`` and ``stemmer``.
+    term_extractor: TermExtractor | None = parameter(None, shown=_unless_shared_extractor)
+    #: A :class:`TextAnalyzer` or spaCy model name (default: the shared analyzer).
+    text_analyzer: TextAnalyzer | str | None = parameter(None, shown=_unless_shared_analyzer)
+    #: ``"lemma"`` (default) or ``"porter"``.
+    stemmer: Stemmer = parameter("lemma")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
         self.term_extractor = resolve_term_extractor(
-            term_extractor, text_analyzer=text_analyzer, stemmer=stemmer, owner=type(self).__name__
+            self.term_extractor, text_analyzer=self.text_analyzer, stemmer=self.stemmer, owner=type(self).__name__
         )
         self.text_analyzer = self.term_extractor.text_analyzer
         self.stemmer = self.term_extractor.stemmer
-
-    def _parameters(self) -> dict[str, object]:
-        return {"stemmer": self.term_extractor.stemmer} if self.term_extractor.stemmer != "lemma" else {}
 
     def profiles(self, table: ResponseTable) -> tuple[Profiles, Profiles]:
         """The term profiles of each response's request and of each response (texts parsed in one batch)."""
@@ -146,44 +142,12 @@ def _query_term_frequencies(queries: Profiles, responses: Profiles) -> tuple[np.
     return frequencies, is_term
 
 
+@parameters
 class _SemanticAxiom(GenerativeRetrievalAxiom):
     """A GEN_* axiom that compares terms by a :class:`TermSimilarity`."""
 
-    def __init__(
-        self,
-        *,
-        margin_fraction: float | None = None,
-        term_similarity: TermSimilarity | SentenceSimilarity | str | None = None,
-        term_extractor: TermExtractor | None = None,
-        text_analyzer: TextAnalyzer | str | None = None,
-        stemmer: Stemmer = "lemma",
-        name: str | None = None,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            margin_fraction: relative difference within which two values tie (default: the
-                axiom's documented margin).
-            term_similarity: a :class:`TermSimilarity`, or a :class:`SentenceSimilarity` or
-                sentence-transformers model whose embeddings' cosine is used (default: the shared
-                all-MiniLM-L6-v2).
-            term_extractor: a :class:`TermExtractor`; excludes ``text_analyzer`` and ``stemmer``.
-            text_analyzer: a :class:`TextAnalyzer` or spaCy model name (default: shared analyzer).
-            stemmer: ``"lemma"`` (default) or ``"porter"``.
-            name: name of the preference column (default: the axiom's short name).
-            verbose: show progress of long work.
-        """
-        super().__init__(
-            margin_fraction=margin_fraction,
-            term_extractor=term_extractor,
-            text_analyzer=text_analyzer,
-            stemmer=stemmer,
-            name=name,
-            verbose=verbose,
-        )
-        self.term_similarity = resolve_term_similarity(term_similarity)
-
-    def _parameters(self) -> dict[str, object]:
-        if self.term_similarity is resolve_term_similarity(None):
-            return super()._parameters()
-        return {**super()._parameters(), "term_similarity": self.term_similarity}
+    #: A :class:`TermSimilarity`, or a :class:`SentenceSimilarity` or sentence-transformers model
+    #: whose embeddings' cosine is used (default: the shared all-MiniLM-L6-v2).
+    term_similarity: TermSimilarity | SentenceSimilarity | str | None = parameter(
+        None, resolve=resolve_tool(resolve_term_similarity)
+    )

@@ -5,51 +5,21 @@ from __future__ import annotations
 import numpy as np
 
 from pyterrier_rag_axioms.axioms.gen._base import GenerativeRetrievalFeatureAxiom, Profiles
+from pyterrier_rag_axioms.base import parameter, parameters, resolve_tool
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.arguments import ArgumentTagger, ArgumentUnit, resolve_argument_tagger
-from pyterrier_rag_axioms.tools.terms import Stemmer, TermExtractor, TermProfile
-from pyterrier_rag_axioms.tools.text import TextAnalyzer
+from pyterrier_rag_axioms.tools.terms import TermProfile
 
 
+@parameters
 class _ArgumentAxiom(GenerativeRetrievalFeatureAxiom):
     """A GEN_* axiom over the argument units of responses, from an :class:`ArgumentTagger`."""
 
     length_precondition = True
 
-    def __init__(
-        self,
-        *,
-        margin_fraction: float | None = None,
-        argument_tagger: ArgumentTagger | str | None = None,
-        term_extractor: TermExtractor | None = None,
-        text_analyzer: TextAnalyzer | str | None = None,
-        stemmer: Stemmer = "lemma",
-        name: str | None = None,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            margin_fraction: relative difference within which two values tie (default 0).
-            argument_tagger: an :class:`ArgumentTagger`, or the URL of a TARGER API for a
-                :class:`TargerTagger` (default: the offline :class:`DiscourseMarkerTagger`).
-            term_extractor: a :class:`TermExtractor`; excludes ``text_analyzer`` and ``stemmer``.
-            text_analyzer: a :class:`TextAnalyzer` or spaCy model name (default: shared analyzer).
-            stemmer: ``"lemma"`` (default) or ``"porter"``.
-            name: name of the preference column (default: the axiom's short name).
-            verbose: show progress of long work.
-        """
-        super().__init__(
-            margin_fraction=margin_fraction,
-            term_extractor=term_extractor,
-            text_analyzer=text_analyzer,
-            stemmer=stemmer,
-            name=name,
-            verbose=verbose,
-        )
-        self.argument_tagger = resolve_argument_tagger(argument_tagger)
-
-    def _parameters(self) -> dict[str, object]:
-        return {**super()._parameters(), "argument_tagger": self.argument_tagger}
+    #: An :class:`ArgumentTagger`, or the URL of a TARGER API for a :class:`TargerTagger`
+    #: (default: the offline :class:`DiscourseMarkerTagger`).
+    argument_tagger: ArgumentTagger | str | None = parameter(None, resolve=resolve_tool(resolve_argument_tagger))
 
     def argument_units(self, table: ResponseTable) -> list[tuple[ArgumentUnit, ...]]:
         """The argument units of each response."""
@@ -122,6 +92,7 @@ class GenerativeQueryTermPositionInArgumentativeUnitsAxiom(_ArgumentAxiom):
         return np.array(values, dtype=float)
 
 
+@parameters
 class GenerativeAverageSentenceLengthAxiom(GenerativeRetrievalFeatureAxiom):
     """GEN_aSL (aSL, Bondarenko et al. 2018): prefer the response with an average sentence length of 12 to 20 words.
 
@@ -136,51 +107,18 @@ class GenerativeAverageSentenceLengthAxiom(GenerativeRetrievalFeatureAxiom):
     uses_query = False
     length_precondition = True
 
-    def __init__(
-        self,
-        *,
-        margin_fraction: float | None = None,
-        min_sentence_length: float = 12,
-        max_sentence_length: float = 20,
-        term_extractor: TermExtractor | None = None,
-        text_analyzer: TextAnalyzer | str | None = None,
-        stemmer: Stemmer = "lemma",
-        name: str | None = None,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            margin_fraction: relative difference within which two values tie (default 0).
-            min_sentence_length: the shortest good average sentence length, in words (default 12).
-            max_sentence_length: the longest good average sentence length, in words (default 20).
-            term_extractor: a :class:`TermExtractor`; excludes ``text_analyzer`` and ``stemmer``.
-            text_analyzer: a :class:`TextAnalyzer` or spaCy model name (default: shared analyzer).
-            stemmer: ``"lemma"`` (default) or ``"porter"``.
-            name: name of the preference column (default ``"GEN_aSL"``).
-            verbose: show progress of long work.
-        """
-        if not 0 <= min_sentence_length <= max_sentence_length:
+    #: The shortest good average sentence length, in words (default 12).
+    min_sentence_length: float = parameter(12)
+    #: The longest good average sentence length, in words (default 20).
+    max_sentence_length: float = parameter(20)
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.min_sentence_length <= self.max_sentence_length:
             raise ValueError(
                 f"{type(self).__name__}: need 0 <= min_sentence_length <= max_sentence_length, "
-                f"not {min_sentence_length!r} and {max_sentence_length!r}"
+                f"not {self.min_sentence_length!r} and {self.max_sentence_length!r}"
             )
-        super().__init__(
-            margin_fraction=margin_fraction,
-            term_extractor=term_extractor,
-            text_analyzer=text_analyzer,
-            stemmer=stemmer,
-            name=name,
-            verbose=verbose,
-        )
-        self.min_sentence_length = min_sentence_length
-        self.max_sentence_length = max_sentence_length
-
-    def _parameters(self) -> dict[str, object]:
-        return {
-            **super()._parameters(),
-            "min_sentence_length": self.min_sentence_length,
-            "max_sentence_length": self.max_sentence_length,
-        }
+        super().__post_init__()
 
     def profile_values(self, table: ResponseTable, queries: Profiles, responses: Profiles) -> np.ndarray:
         values = []

@@ -36,6 +36,15 @@ class GenerativeTfc1Axiom(GenerativeRetrievalFeatureAxiom):
         )
 
 
+def _frequencies_and_lengths(
+    axiom: GenerativeRetrievalAxiom, table: ResponseTable
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per response, its frequencies of its request's distinct terms (padded), the padding mask, and its length."""
+    queries, responses = axiom.profiles(table)
+    frequencies, is_term = _query_term_frequencies(queries, responses)
+    return frequencies, is_term, np.array([len(response) for response in responses], dtype=float)
+
+
 class GenerativeLnc1Axiom(GenerativeRetrievalAxiom):
     """GEN_LNC1 (LNC1, Fang et al. 2004): among responses with the same query-term frequencies, prefer the shorter.
 
@@ -48,9 +57,7 @@ class GenerativeLnc1Axiom(GenerativeRetrievalAxiom):
     default_margin_fraction = 0.1
 
     def pair_preferences(self, table: ResponseTable) -> np.ndarray:
-        queries, responses = self.profiles(table)
-        frequencies, _ = _query_term_frequencies(queries, responses)
-        lengths = np.array([len(response) for response in responses], dtype=float)
+        frequencies, _, lengths = _frequencies_and_lengths(self, table)
         same_frequencies = np.all(
             compare_with_margin(frequencies[table.a], frequencies[table.b], margin_fraction=self.margin_fraction) == 0,
             axis=1,
@@ -72,9 +79,7 @@ class GenerativeTfLncAxiom(GenerativeRetrievalAxiom):
     default_margin_fraction = 0.0
 
     def pair_preferences(self, table: ResponseTable) -> np.ndarray:
-        queries, responses = self.profiles(table)
-        frequencies, is_term = _query_term_frequencies(queries, responses)
-        lengths = np.array([len(response) for response in responses], dtype=float)
+        frequencies, is_term, lengths = _frequencies_and_lengths(self, table)
         frequencies_a, frequencies_b = frequencies[table.a], frequencies[table.b]
         others_a = lengths[table.a, None] - frequencies_a
         others_b = lengths[table.b, None] - frequencies_b

@@ -1,0 +1,185 @@
+"""What every reranker shares: the result columns, the source check, the candidates and the empty result."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+import pyterrier as pt
+
+from pyterrier_rag_axioms.aggregation import Combinator
+from pyterrier_rag_axioms.base import Axiom
+from pyterrier_rag_axioms.frames import (
+    ResponseTable,
+    is_preference_frame,
+    preference_frame,
+    response_frame,
+)
+
+#: The columns every reranker returns first.
+RESULT_COLUMNS: list[str] = ["qid", "query", "docno", "response", "score", "rank"]
+
+Source = str | Axiom | Combinator
+Pivot = Literal["first", "middle", "last", "random"]
+PIVOTS: tuple[str, ...] = ("first", "middle", "last", "random")
+
+
+def _check_source(source: object, reranker: str) -> str:
+    """The preference column name of a source, after checking its type."""
+    if isinstance(source, str):
+        if not source:
+            raise ValueError(f"{reranker}: the preference column name must not be empty")
+        return source
+    if isinstance(source, Axiom | Combinator):
+        return source.name
+    raise TypeError(
+        f"{reranker}: the source of preferences must be a preference column name, an Axiom or a Combinator, "
+        f"not {type(source).__name__} {source!r}"
+    )
+
+
+@dataclass
+class Candidates:
+    """The responses to rank and a way to ask for the preference of pairs of them.
+
+    Attributes:
+        responses: one row per response, grouped by qid (in order of first appearance) and, within
+            a qid, in original order; at least ``qid``, ``query``, ``docno``, ``response``.
+        groups: for each qid, the positions of its responses in ``responses`` (ascending, so a
+            lower position means earlier in the original order).
+        compare: for arrays of positions ``a`` and ``b`` (same qid), the sign of the preference
+            of each pair: +1 prefers a, -1 prefers b, 0 tie or no preference.
+    """
+
+    responses: pd.DataFrame
+    groups: list[np.ndarray]
+    compare: Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+    @classmethod
+    def from_frame(cls, inp: pd.DataFrame, source: Source, reranker: object) -> Candidates:
+        """Validate a response or preference frame and prepare its responses for ranking."""
+        if is_preference_frame(inp):
+            return cls._from_pairs(inp, source, reranker)
+        return cls._from_responses(inp, source, reranker)
+
+    @classmethod
+    def _from_responses(cls, inp: pd.DataFrame, source: Source, reranker: object) -> Candidates:
+        if isinstance(source, str):
+            pt.validate.columns(inp, includes=["docno_a", "docno_b", source], context=reranker)
+        frame = response_frame(inp, reranker)
+        if isinstance(source, Combinator):
+            missing = source.required_columns([])
+            if missing:
+                raise ValueError(
+                    f"{reranker}: {source.name} reads preference columns {missing}, which a response frame lacks; "
+                    "give a preference frame with them, or axioms instead of column names"
+                )
+        given_context = "context" in inp.columns or "qcontext" in inp.columns
+        frame["_input_position"] = np.arange(len(frame))
+        frame["_qid_order"] = pd.factorize(frame["qid"])[0]
+        keys = ["_qid_order"]
+        ascending = [True]
+        for column, up in (("rank", True), ("score", False)):
+            if column in frame.columns:
+                values = pd.to_numeric(frame[column], errors="coerce")
+                if values.isna().any():
+                    row = frame.index[int(np.flatnonzero(values.isna().to_numpy())[0])]
+                    raise TypeError(f"{reranker}: column {column!r} must hold numbers, but row {row!r} does not")
+                frame[f"_{column}"] = values
+                keys.append(f"_{column}")
+                ascending.append(up)
+                break
+        keys.append("_input_position")
+        ascending.append(True)
+        frame = frame.sort_values(keys, ascending=ascending, kind="mergesort").reset_index(drop=True)
+        input_position = frame["_input_position"].to_numpy()
+        groups = list(frame.groupby("_qid_order", sort=True).indices.values())
+        helpers = ["_input_position", "_qid_order", "_rank", "_score"]
+        responses = frame.drop(columns=[c for c in frame.columns if c in helpers or c in ("rank", "score")])
+        if not given_context:
+            responses = responses.drop(columns=["context"])
+        table = ResponseTable.from_responses(frame)
+
+        def compare(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+            # ask in input order (as a preference frame lists the pair) and negate where swapped
+            swapped = input_position[a] > input_position[b]
+            first, second = np.where(swapped, b, a), np.where(swapped, a, b)
+            # one table for all rounds: per-response values are computed once, in the first round
+            pairs = replace(table, a=first, b=second)
+            values = np.sign(np.nan_to_num(np.asarray(source.preferences(pairs), dtype=float), nan=0.0))
+            return np.where(swapped, -values, values)
+
+        return cls(responses=responses, groups=groups, compare=compare)
+
+    @classmethod
+    def _from_pairs(cls, inp: pd.DataFrame, source: Source, reranker: object) -> Candidates:
+        name = _check_source(source, str(reranker))
+        pairs = preference_frame(inp, reranker)
+        if name not in pairs.columns:
+            if isinstance(source, str):
+                pt.validate.columns(pairs, includes=[name], context=reranker)
+            pairs = source.transform(pairs)  # type: ignore[union-attr]
+        table = ResponseTable.from_pairs(pairs)
+        # original order: first appearance in the pair rows (a before b)
+        appearance = np.full(len(table), len(pairs) * 2, dtype=int)
+        order_of_rows = np.arange(len(pairs))
+        np.minimum.at(appearance, table.b, 2 * order_of_rows + 1)
+        np.minimum.at(appearance, table.a, 2 * order_of_rows)
+        qid_order = pd.factorize(table.responses["qid"])[0]
+        # first appearance of a qid is the first appearance of any of its responses
+        qid_first = pd.Series(appearance).groupby(qid_order).transform("min").to_numpy()
+        order = np.lexsort((appearance, qid_first))
+        responses = table.responses.iloc[order].reset_index(drop=True)[["qid", "query", "docno", "response"]]
+        position = np.empty(len(order), dtype=int)
+        position[order] = np.arange(len(order))
+        groups = list(pd.Series(np.arange(len(order))).groupby(qid_first[order], sort=True).indices.values())
+        groups = [np.asarray(group) for group in groups]
+        values = np.sign(np.nan_to_num(pairs[name].to_numpy(dtype=float), nan=0.0))
+        size = len(order)
+        at_a, at_b = position[table.a], position[table.b]
+        keys = np.concatenate([at_a * size + at_b, at_b * size + at_a])
+        lookup = pd.Series(np.concatenate([values, -values]), index=keys)
+        lookup = lookup[~lookup.index.duplicated(keep="first")]
+
+        def compare(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+            found = lookup.reindex(a * size + b).to_numpy()
+            return np.nan_to_num(found, nan=0.0)
+
+        return cls(responses=responses, groups=groups, compare=compare)
+
+    def result(self, order: list[np.ndarray], scores: list[np.ndarray] | None = None) -> pd.DataFrame:
+        """The result frame for a ranking per group (positions, best first); score ``n - rank`` by default."""
+        if not order:
+            return _empty_result(self.responses)
+        positions = np.concatenate(order)
+        ranks = np.concatenate([np.arange(len(group)) for group in order])
+        if scores is None:
+            score = np.concatenate([len(group) - np.arange(len(group)) for group in order]).astype(float)
+        else:
+            score = np.concatenate(scores).astype(float)
+        frame = self.responses.iloc[positions].reset_index(drop=True)
+        frame["score"] = score
+        frame["rank"] = ranks
+        return frame[[*RESULT_COLUMNS, *(c for c in frame.columns if c not in RESULT_COLUMNS)]]
+
+
+def _empty_result(responses: pd.DataFrame) -> pd.DataFrame:
+    columns = [*RESULT_COLUMNS, *(c for c in responses.columns if c not in RESULT_COLUMNS)]
+    frame = responses.iloc[:0].reindex(columns=columns)
+    return frame.astype({"score": float, "rank": int})
+
+
+def _empty_input_result(inp: pd.DataFrame, reranker: object) -> pd.DataFrame:
+    """The result of an empty input, after validating its columns."""
+    if is_preference_frame(inp):
+        preference_frame(inp, reranker)
+        columns = ["qid", "query", "docno", "response"]
+    else:
+        frame = response_frame(inp, reranker)
+        columns = [c for c in frame.columns if c not in ("rank", "score")]
+        if "context" not in inp.columns and "qcontext" not in inp.columns:
+            columns.remove("context")
+    return _empty_result(pd.DataFrame(columns=columns))

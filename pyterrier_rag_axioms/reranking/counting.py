@@ -1,0 +1,128 @@
+"""Rerankers by preference counts, and the reranker that computes the preferences of an axiom first."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+import pyterrier as pt
+
+from pyterrier_rag_axioms.reranking._candidates import (
+    Candidates,
+    Pivot,
+    Source,
+    _check_source,
+    _empty_input_result,
+)
+from pyterrier_rag_axioms.reranking.kwiksort import KwikSort
+
+
+class PreferenceCountReranker(pt.Transformer):
+    """Rank each query's responses by how many responses they beat minus how many beat them.
+
+    The simple baseline to KwikSort: every pair of a query is compared once (given a response
+    frame) or read from the preference frame (pairs it does not list count as ties). The output
+    adds ``wins`` and ``losses``; ``score`` is ``wins - losses``, and responses with equal counts
+    keep the original order, with ``score`` lowered by less than 1 for each later one (``j / k``
+    for the j-th of k equal responses) so that ``pt.Experiment`` sees the same order as ``rank``.
+    """
+
+    def __init__(self, source: Source, *, verbose: bool = False):
+        """
+        Args:
+            source: a preference column name, an :class:`Axiom`, or a :class:`Combinator`.
+            verbose: show the progress of the comparisons.
+        """
+        self.name = _check_source(source, "PreferenceCountReranker")
+        self.source = source
+        self.verbose = verbose
+
+    def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """Rank the responses of each query of a response or preference frame by wins minus losses."""
+        if len(inp) == 0:
+            return _empty_input_result(inp, self).assign(wins=pd.Series(dtype=int), losses=pd.Series(dtype=int))
+        candidates = Candidates.from_frame(inp, self.source, self)
+        size = len(candidates.responses)
+        # positions of every pair's responses: all pairs of each group in original order
+        a = np.concatenate([g[np.triu_indices(len(g), k=1)[0]] for g in candidates.groups]).astype(int)
+        b = np.concatenate([g[np.triu_indices(len(g), k=1)[1]] for g in candidates.groups]).astype(int)
+        with pt.tqdm(total=len(a), desc=repr(self), unit="pair", disable=not self.verbose) as progress:
+            preferences = candidates.compare(a, b) if len(a) else np.empty(0)
+            progress.update(len(a))
+        prefer_a, prefer_b = (preferences > 0).astype(float), (preferences < 0).astype(float)
+        wins = np.bincount(a, prefer_a, minlength=size) + np.bincount(b, prefer_b, minlength=size)
+        losses = np.bincount(a, prefer_b, minlength=size) + np.bincount(b, prefer_a, minlength=size)
+        balance = wins - losses
+        order, scores = [], []
+        for group in candidates.groups:
+            ranked = group[np.lexsort((group, -balance[group]))]
+            counts = balance[ranked]
+            _, first, sizes = np.unique(-counts, return_index=True, return_counts=True)
+            offsets = np.zeros(len(ranked))
+            for start, k in zip(first, sizes):
+                offsets[start : start + k] = np.arange(k) / k
+            order.append(ranked)
+            scores.append(counts - offsets)
+        result = candidates.result(order, scores)
+        positions = np.concatenate(order)
+        result["wins"] = wins[positions].astype(int)
+        result["losses"] = losses[positions].astype(int)
+        return result
+
+    def __repr__(self) -> str:
+        return f"PreferenceCountReranker({self.source!r})"
+
+
+class AxiomaticReranker(pt.Transformer):
+    """Rank each query's responses by an axiom or combinator, in one transformer.
+
+    ``AxiomaticReranker(MajorityVote(COV1(), CONS2(), CORR1()))`` takes a response frame and
+    returns a result frame; ``method="kwiksort"`` (default) compares only the pairs KwikSort asks
+    for, ``method="count"`` compares all pairs and ranks by wins minus losses.
+    """
+
+    def __init__(
+        self,
+        source: Source,
+        *,
+        method: Literal["kwiksort", "count"] = "kwiksort",
+        pivot: Pivot = "random",
+        seed: int = 0,
+        verbose: bool = False,
+    ):
+        """
+        Args:
+            source: an :class:`Axiom` or :class:`Combinator` (or a preference column name, for
+                preference frames).
+            method: ``"kwiksort"`` (default) or ``"count"``.
+            pivot: the pivot selection of KwikSort (see :class:`KwikSort`).
+            seed: the seed of KwikSort's random pivots.
+            verbose: show the progress of the comparisons.
+        """
+        self.name = _check_source(source, "AxiomaticReranker")
+        if method == "kwiksort":
+            self.reranker: KwikSort | PreferenceCountReranker = KwikSort(
+                source, pivot=pivot, seed=seed, verbose=verbose
+            )
+        elif method == "count":
+            self.reranker = PreferenceCountReranker(source, verbose=verbose)
+        else:
+            raise ValueError(f"AxiomaticReranker: method must be 'kwiksort' or 'count', not {method!r}")
+        self.source = source
+        self.method = method
+        self.pivot = pivot
+        self.seed = int(seed)
+        self.verbose = verbose
+
+    def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """Rank the responses of each query."""
+        return self.reranker.transform(inp)
+
+    def __repr__(self) -> str:
+        arguments = [repr(self.source), f"method={self.method!r}"]
+        if self.method == "kwiksort":
+            arguments.append(f"pivot={self.pivot!r}")
+            if self.pivot == "random":
+                arguments.append(f"seed={self.seed!r}")
+        return f"AxiomaticReranker({', '.join(arguments)})"
