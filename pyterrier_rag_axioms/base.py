@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -98,6 +99,24 @@ def parameters_repr(transformer: Any, label: str | None = None) -> str:
 def resolve_tool(resolve: Callable[[Any], Any]) -> Callable[[Any, Any], Any]:
     """A :func:`parameter` resolver from a one-argument tool resolver (e.g. a model name to its shared tool)."""
     return lambda transformer, argument: resolve(argument)
+
+
+def signature_repr(transformer: Any) -> str:
+    """``Class(...)`` from the constructor's signature and the values stored under the parameters' names.
+
+    Positional arguments always show; keyword arguments where they differ from their defaults;
+    ``verbose`` never.
+    """
+    parts = []
+    for declared in list(inspect.signature(type(transformer).__init__).parameters.values())[1:]:
+        value = getattr(transformer, declared.name)
+        if declared.kind is inspect.Parameter.VAR_POSITIONAL:
+            parts.extend(map(repr, value))
+        elif declared.default is inspect.Parameter.empty:
+            parts.append(repr(value))
+        elif declared.name != "verbose" and not _same(value, declared.default):
+            parts.append(f"{declared.name}={value!r}")
+    return f"{type(transformer).__name__}({', '.join(parts)})"
 
 
 def _same(value: Any, default: Any) -> bool:

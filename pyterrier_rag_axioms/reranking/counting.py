@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms.base import signature_repr
 from pyterrier_rag_axioms.reranking._candidates import (
     Candidates,
     Pivot,
@@ -70,8 +71,7 @@ class PreferenceCountReranker(pt.Transformer):
         result["losses"] = losses[positions].astype(int)
         return result
 
-    def __repr__(self) -> str:
-        return f"PreferenceCountReranker({self.source!r})"
+    __repr__ = signature_repr
 
 
 class AxiomaticReranker(pt.Transformer):
@@ -119,10 +119,4 @@ class AxiomaticReranker(pt.Transformer):
         """Rank the responses of each query."""
         return self.reranker.transform(inp)
 
-    def __repr__(self) -> str:
-        arguments = [repr(self.source), f"method={self.method!r}"]
-        if self.method == "kwiksort":
-            arguments.append(f"pivot={self.pivot!r}")
-            if self.pivot == "random":
-                arguments.append(f"seed={self.seed!r}")
-        return f"AxiomaticReranker({', '.join(arguments)})"
+    __repr__ = signature_repr

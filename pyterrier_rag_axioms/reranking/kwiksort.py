@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms.base import signature_repr
 from pyterrier_rag_axioms.reranking._candidates import (
     PIVOTS,
     Candidates,
@@ -118,8 +119,4 @@ class KwikSort(pt.Transformer):
         candidates = Candidates.from_frame(inp, self.source, self)
         return candidates.result(self.rank(candidates))
 
-    def __repr__(self) -> str:
-        arguments = [repr(self.source), f"pivot={self.pivot!r}"]
-        if self.pivot == "random":
-            arguments.append(f"seed={self.seed!r}")
-        return f"KwikSort({', '.join(arguments)})"
+    __repr__ = signature_repr
