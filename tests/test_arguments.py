@@ -154,13 +154,13 @@ def test_targer_client_posts_text_and_reads_claims_and_premises(targer_server):
     assert len(handler.requests) == 1  # each distinct text is sent once
 
 
-def test_targer_client_reads_position_first_labels_other_models_and_skips_unlikely_tokens(targer_server):
+def test_targer_client_reads_position_first_labels_other_models_and_keeps_unlikely_claim_tokens(targer_server):
     url, handler = targer_server
     handler.label_order = "position-first"
     tagger = TargerTagger(url, model="tag-combined-essays")
     text = "Skies glow maybe because particles hit air."
-    # "maybe" is tagged with probability 0.3: it splits the claim
-    assert units(tagger, text) == [("claim", "Skies glow"), ("premise", "because particles hit air")]
+    # "maybe" is tagged with probability 0.3: a less likely claim token does not end a claim
+    assert units(tagger, text) == [("claim", "Skies glow maybe"), ("premise", "because particles hit air")]
     assert handler.requests[0][0] == "/targer-api/tag-combined-essays"
     assert units(tagger, "   ") == [] and len(handler.requests) == 1  # blank text: nothing to ask
 
@@ -203,3 +203,30 @@ def test_argumentative_axioms_with_targer(targer_server):
     assert len(handler.requests) == 2  # two distinct texts, each sent once for both axioms
     by_url = pra.GEN_ArgUC(argument_tagger=url)
     assert "TargerTagger" in repr(by_url) and by_url.argument_tagger.url == url
+
+
+def _tags(*pairs: tuple[str, str, float]) -> list[dict]:
+    return [{"token": token, "label": label, "prob": probability} for token, label, probability in pairs]
+
+
+def test_targer_units_are_counted_as_the_reference_counts_them():
+    """Claims are runs of claim tokens (unlikely tokens, B labels and sentence ends do not split
+    them); each likely P-B opens a premise; MP-B and premise tokens without a P-B open none."""
+    text = "Coffee helps and it is good . Many studies show it . Tea too . So drink it because it helps ."
+    # tokens of the first sentence are claims throughout: one unit, although two start with C-B
+    sentences = [
+        _tags(("Coffee", "C-B", 0.9), ("helps", "C-I", 0.4), ("and", "C-I", 0.3), ("it", "C-B", 0.9),
+              ("is", "C-I", 0.2), ("good", "C-I", 0.6), (".", "C-I", 0.5)),
+        _tags(("Many", "O", 0.9), ("studies", "C-B", 0.45), ("show", "C-I", 0.8), ("it", "C-I", 0.9),
+              (".", "O", 0.9)),
+        _tags(("Tea", "MP-B", 0.9), ("too", "MP-I", 0.9), (".", "P-I", 0.9)),
+        _tags(("So", "C-B", 0.9), ("drink", "C-I", 0.9), ("it", "C-I", 0.9), ("because", "P-B", 0.8),
+              ("it", "P-I", 0.4), ("helps", "P-I", 0.9), (".", "O", 0.9)),
+    ]
+    found = TargerTagger("http://127.0.0.1:1/").parse(text, sentences)
+    assert [(unit.kind, text[unit.start : unit.end]) for unit in found] == [
+        ("claim", "Coffee helps and it is good ."),  # one run, however likely its tokens
+        ("claim", "show it"),  # starts at the first likely claim token
+        ("claim", "So drink it"),
+        ("premise", "because it helps"),
+    ]

@@ -12,14 +12,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pyterrier_rag_axioms.axioms._analyzed import TextFeatureAxiom
+from pyterrier_rag_axioms.base import parameter, parameters
+from pyterrier_rag_axioms.tools.triples import TRIPLE_RULES, TripleRules, subject_verb_object_triples
 
 if TYPE_CHECKING:
-    from spacy.tokens import Token
-
     from pyterrier_rag_axioms.tools.text import TextAnalysis
-
-_SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
-_OBJECT_DEPS = frozenset({"dobj", "obj", "dative", "attr", "oprd", "acomp", "ccomp", "xcomp"})
 
 
 class WordLengthDeviationCoherenceAxiom(TextFeatureAxiom):
@@ -27,7 +24,9 @@ class WordLengthDeviationCoherenceAxiom(TextFeatureAxiom):
 
     Intuition: a uniform style keeps the average word length of its sentences steady. The value
     is the standard deviation of the sentences' average word lengths (words are spaCy tokens
-    without punctuation); lower is better. NaN for a response without words.
+    without punctuation, citation and line markers); lower is better. NaN for a response with
+    fewer than two sentences: one sentence has no deviation, so it is neither more nor less
+    uniform than another response.
     """
 
     short_name = "COH1"
@@ -35,58 +34,45 @@ class WordLengthDeviationCoherenceAxiom(TextFeatureAxiom):
     prefer_higher = False
 
     def text_value(self, analysis: TextAnalysis) -> float:
-        """Population standard deviation of the sentences' average word lengths (NaN without words)."""
+        """Population standard deviation of the sentences' average word lengths (NaN with fewer than two)."""
         averages = []
         for sentence in analysis.sentences:
-            lengths = [len(token.text) for token in sentence if not (token.is_punct or token.is_space)]
+            lengths = [len(token.text) for token in analysis.sentence_words(sentence)]
             if lengths:
                 averages.append(sum(lengths) / len(lengths))
-        return float(np.std(averages)) if averages else float("nan")
+        return float(np.std(averages)) if len(averages) >= 2 else float("nan")
 
 
+@parameters
 class SubjectVerbClosenessCoherenceAxiom(TextFeatureAxiom):
     """COH2: prefer responses whose subjects stand closer to their verbs.
 
     Intuition: sentences whose subject and verb are near each other are easier to follow. The
     value is, over the subject-verb-object triples of the response (from spaCy's dependency
     parse), the mean of the largest token distance between a subject and its verb; lower is
-    better. NaN for a response without such triples.
+    better. NaN for a response without such triples. ``triples="reference"`` (default) reads the
+    triples as the reference implementation defines them, ``triples="broad"`` by wider rules that
+    also count copular sentences and prepositional objects (see
+    :mod:`~pyterrier_rag_axioms.tools.triples`).
     """
 
     short_name = "COH2"
     default_margin_fraction = 0.1
     prefer_higher = False
 
+    #: Which subject-verb-object triples count: ``"reference"`` (the reference implementation's
+    #: definition) or ``"broad"`` (the package's earlier, wider rules).
+    triples: TripleRules = parameter("reference")
+
+    def __post_init__(self) -> None:
+        if self.triples not in TRIPLE_RULES:
+            raise ValueError(f"COH2: triples must be one of {TRIPLE_RULES}, not {self.triples!r}")
+        super().__post_init__()
+
     def text_value(self, analysis: TextAnalysis) -> float:
-        """Mean of :func:`subject_verb_distances` (NaN without triples)."""
-        distances = subject_verb_distances(analysis)
+        """Mean over the response's triples of the largest subject-verb distance (NaN without triples)."""
+        distances = [triple.distance for triple in subject_verb_object_triples(analysis.sentences, rules=self.triples)]
         return statistics.fmean(distances) if distances else float("nan")
-
-
-def _subjects_of(verb: Token) -> list[Token]:
-    subjects = [child for child in verb.children if child.dep_ in _SUBJECT_DEPS]
-    return subjects + [conjunct for subject in subjects for conjunct in subject.conjuncts]
-
-
-def _has_object(verb: Token) -> bool:
-    for child in verb.children:
-        if child.dep_ in _OBJECT_DEPS:
-            return True
-        if child.dep_ in {"prep", "agent"} and any(grandchild.dep_ == "pobj" for grandchild in child.children):
-            return True
-    return False
-
-
-def subject_verb_distances(analysis: TextAnalysis) -> list[int]:
-    """For each subject-verb-object triple of a text, the largest token distance of a subject to its verb."""
-    distances = []
-    for token in analysis.syntax:
-        if token.pos_ not in {"VERB", "AUX"}:
-            continue
-        subjects = _subjects_of(token)
-        if subjects and _has_object(token):
-            distances.append(max(abs(token.i - subject.i) for subject in subjects))
-    return distances
 
 
 COH1 = WordLengthDeviationCoherenceAxiom

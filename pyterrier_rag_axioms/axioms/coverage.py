@@ -22,8 +22,9 @@ from pyterrier_rag_axioms.tools.text import AspectsArgument, resolve_aspects
 class AspectAxiom(AnalyzedFeatureAxiom):
     """A feature axiom over the aspects of texts (noun chunks by default) and sentence embeddings."""
 
-    #: How aspects are extracted: ``"noun_chunks"`` (default), ``"entities"`` (as in the ICTIR
-    #: 2025 experiments), or an :class:`AspectExtraction`.
+    #: How aspects are extracted: ``"noun_chunks"`` (default; without pronouns),
+    #: ``"noun_chunks_with_pronouns"``, ``"entities"`` (as in the ICTIR 2025 experiments), or an
+    #: :class:`AspectExtraction`.
     aspects: AspectsArgument = parameter(
         "noun_chunks", resolve=resolve_tool(resolve_aspects), shown=lambda aspects: aspects.name
     )
@@ -85,7 +86,8 @@ class AspectSentenceCoverageAxiom(AspectAxiom):
 
     The value of a response is ``sum over its sentences s of mean over aspects a of sim(a, s)``:
     each sentence counts with its mean similarity to the aspects. Higher is better. NaN when
-    there are no aspects to cover or the response has no sentences.
+    there are no aspects to cover; a response without sentences (an empty one) covers nothing:
+    0, a sum over no sentences, as in COV1 and CONS2.
     """
 
     @abstractmethod
@@ -101,8 +103,11 @@ class AspectSentenceCoverageAxiom(AspectAxiom):
         centroids: dict[tuple[str, ...], np.ndarray] = {}
         values = []
         for aspects, response_sentences in zip(targets, sentences):
-            if not aspects or not response_sentences:
+            if not aspects:
                 values.append(np.nan)
+                continue
+            if not response_sentences:
+                values.append(0.0)
                 continue
             if aspects not in centroids:
                 centroids[aspects] = self.sentence_similarity.embed(aspects).mean(axis=0)

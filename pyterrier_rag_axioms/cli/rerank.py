@@ -133,7 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--languagetool-url",
         help="URL of a LanguageTool server for CLAR1 (default: $RAG_AXIOMS_LANGUAGETOOL_URL or http://127.0.0.1:8081)",
     )
-    parser.add_argument("--aspects", default="noun_chunks", choices=["noun_chunks", "entities"])
+    parser.add_argument(
+        "--aspects", default="noun_chunks", choices=["noun_chunks", "noun_chunks_with_pronouns", "entities"]
+    )
     parser.add_argument("--verbose", action="store_true", help="show progress")
     add_cache_option(parser)
     return parser

@@ -190,10 +190,18 @@ def _label_kind(label: str) -> tuple[ArgumentKind | None, bool]:
 class TargerTagger(ArgumentTagger):
     """Argument units from a TARGER server over its HTTP API.
 
-    Each distinct text is sent once (``POST <url><model>``, ``Content-Type: text/plain``). A token
-    counts only where its label's probability exceeds ``min_probability``. A unit starts at a
-    ``B`` label, or at an ``I`` label that does not continue a unit of the same kind, and spans
-    from its first to its last token (tokens are located in the text in order).
+    Each distinct text is sent once (``POST <url><model>``, ``Content-Type: text/plain``). Units
+    are read off the tags as the reference implementation (ir-axioms) counts them:
+
+    - a **claim** is a run of consecutive claim tokens (``C-*``, ``MC-*``, ``B`` or ``I``): it
+      starts at a claim token more likely than ``min_probability`` and ends at the first token
+      that is no claim token, whatever its probability; a less likely claim token inside the run
+      does not end it, nor does a ``B`` label or a sentence boundary;
+    - a **premise** starts at each ``P-B`` token more likely than ``min_probability`` and spans
+      the premise tokens (``P-I``, ``MP-I``) that follow it; premise tokens without such a start,
+      and ``MP-B``, open no unit.
+
+    A unit spans from its first to its last token (tokens are located in the text in order).
     """
 
     name = "targer"
@@ -259,7 +267,7 @@ class TargerTagger(ArgumentTagger):
         return sentences
 
     def parse(self, text: str, sentences: list) -> tuple[ArgumentUnit, ...]:
-        """Argument units of ``text`` from a TARGER answer."""
+        """Argument units of ``text`` from a TARGER answer (see the class for how they are counted)."""
         units: list[ArgumentUnit] = []
         current: tuple[ArgumentKind, int, int] | None = None
         cursor = 0
@@ -272,21 +280,27 @@ class TargerTagger(ArgumentTagger):
                     )
                 token = str(tag["token"])
                 found = text.find(token, cursor) if token else -1
-                if found < 0:
-                    continue  # a token the server spelled differently: it cannot be located
-                start, end = found, found + len(token)
-                cursor = end
-                kind, begins = _label_kind(str(tag["label"]))
-                probability = float(tag.get("prob", 1.0))
-                if kind is None or not probability > self.min_probability:
-                    if current is not None:
-                        units.append(ArgumentUnit(*current))
-                        current = None
+                if found >= 0:
+                    start, end = found, found + len(token)
+                    cursor = end
+                else:  # a token the server spelled differently: its label counts, its span is empty
+                    start = end = current[2] if current is not None else cursor
+                label = str(tag["label"]).upper()
+                kind, begins = _label_kind(label)
+                likely = float(tag.get("prob", 1.0)) > self.min_probability
+                if current is not None and current[0] == "claim" and kind == "claim":
+                    current = ("claim", current[1], end)  # a claim run goes on, however likely the token
                     continue
-                if current is not None and (begins or current[0] != kind):
+                if current is not None and current[0] == "premise" and kind == "premise" and not begins:
+                    current = ("premise", current[1], end)
+                    continue
+                if current is not None:
                     units.append(ArgumentUnit(*current))
                     current = None
-                current = (kind, start, end) if current is None else (kind, current[1], end)
+                if kind == "claim" and likely:
+                    current = ("claim", start, end)
+                elif kind == "premise" and begins and likely and "MP" not in label.split("-"):
+                    current = ("premise", start, end)
         if current is not None:
             units.append(ArgumentUnit(*current))
         return tuple(units)

@@ -1,26 +1,21 @@
-"""Flesch reading ease from spaCy words and sentences, with syllables counted by Pyphen."""
+"""Flesch reading ease from the analysis's words and sentences, with syllables as spoken."""
 
 from __future__ import annotations
 
-import functools
-
-import pyphen
-
+from pyterrier_rag_axioms.tools.syllables import syllable_count
 from pyterrier_rag_axioms.tools.text import TextAnalysis
 
-
-@functools.cache
-def _hyphenator(language: str) -> pyphen.Pyphen:
-    return pyphen.Pyphen(lang=language)
-
-
-def syllable_count(word: str, *, language: str = "en_US") -> int:
-    """Syllables of a word: the hyphenation points Pyphen finds, plus one."""
-    return len(_hyphenator(language).positions(word)) + 1
+__all__ = ["flesch_reading_ease", "syllable_count"]
 
 
 def flesch_reading_ease(analysis: TextAnalysis, *, language: str = "en_US") -> float:
-    """206.835 - 1.015 * words/sentences - 84.6 * syllables/words; higher is easier (NaN without words)."""
+    """206.835 - 1.015 * words/sentences - 84.6 * syllables/words; higher is easier (NaN without words).
+
+    Words are the analysis's words (no punctuation, citation or line markers), sentences its
+    sentences (lines and list items count as sentences); syllables are counted as spoken (see
+    :mod:`~pyterrier_rag_axioms.tools.syllables`), with Pyphen's ``language`` hyphenation for
+    words the pronunciation dictionary does not know.
+    """
     words = analysis.word_texts
     sentences = len(analysis.sentence_texts)
     if not words or sentences == 0:

@@ -2,8 +2,10 @@
 
 Terms are read from the spaCy parse that :class:`~pyterrier_rag_axioms.tools.text.TextAnalyzer`
 keeps for each distinct text, so a text is parsed once whichever axioms ask for its terms, and
-:class:`TermExtractor` keeps one :class:`TermProfile` per distinct text. Citation markers such as
-``[0]`` or ``[1, 2]`` are not terms.
+:class:`TermExtractor` keeps one :class:`TermProfile` per distinct text. Terms are made of the
+analysis's words (:attr:`~pyterrier_rag_axioms.tools.text.TextAnalysis.is_word`): citation markers
+such as ``[0]`` or ``[1, 2]``, also where glued to a word (``kidneys[10]``), and the list and
+heading markers that open a line are not terms.
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ import numpy as np
 import snowballstemmer
 
 from pyterrier_rag_axioms.tools._shared import SharedTool
-from pyterrier_rag_axioms.tools.text import CITATION_PATTERN, TextAnalysis, TextAnalyzer, resolve_text_analyzer
+from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Token
+    from spacy.tokens import Token
 
 #: How a token becomes a term: its lower-cased spaCy lemma, or the Porter stem of its lower-cased text.
 Stemmer = Literal["lemma", "porter"]
@@ -34,8 +36,8 @@ class TermProfile:
     Attributes:
         terms: the terms in text order.
         offsets: the character offset in the text of the token behind each term.
-        sentence_lengths: the number of words (tokens that are neither punctuation, whitespace
-            nor part of a citation marker; stop words count) of each sentence.
+        sentence_lengths: the number of words (tokens that are neither punctuation, whitespace,
+            citation nor line marker; stop words count) of each sentence.
     """
 
     def __init__(self, terms: Sequence[str], offsets: Sequence[int], sentence_lengths: Sequence[int]):
@@ -79,21 +81,11 @@ def _porter() -> snowballstemmer.stemmer:
     return snowballstemmer.stemmer("porter")
 
 
-def _citation_mask(doc: Doc) -> np.ndarray:
-    """Whether each token of ``doc`` lies inside a citation marker."""
-    inside = np.zeros(len(doc), dtype=bool)
-    for match in CITATION_PATTERN.finditer(doc.text):
-        span = doc.char_span(match.start(), match.end(), alignment_mode="expand")
-        if span is not None:
-            inside[span.start : span.end] = True
-    return inside
-
-
 class TermExtractor(SharedTool):
     """Turns texts into :class:`TermProfile` records, one per distinct text, from cached spaCy parses.
 
-    A term is a token that is neither punctuation, whitespace, a stop word nor part of a citation
-    marker, as its lower-cased lemma (default) or the Porter stem of its lower-cased text. Use
+    A term is a word (neither punctuation, whitespace, citation marker nor line marker) that is no
+    stop word, as its lower-cased lemma (default) or the Porter stem of its lower-cased text. Use
     :func:`term_extractor` for the instance shared by all axioms for an analyzer and stemmer.
     """
 
@@ -143,20 +135,17 @@ class TermExtractor(SharedTool):
         cached = self._cache.get(doc.text)
         if cached is not None:
             return cached
-        citation = _citation_mask(doc)
+        is_word = analysis.is_word
         terms: list[str] = []
         offsets: list[int] = []
         for token in doc:
-            if token.is_punct or token.is_space or citation[token.i] or self._is_stop_word(token):
+            if not is_word[token.i] or self._is_stop_word(token):
                 continue
             term = self._term(token)
             if term:
                 terms.append(term)
                 offsets.append(token.idx)
-        sentence_lengths = [
-            sum(1 for token in sentence if not (token.is_punct or token.is_space or citation[token.i]))
-            for sentence in analysis.sentences
-        ]
+        sentence_lengths = [len(analysis.sentence_words(sentence)) for sentence in analysis.sentences]
         profile = TermProfile(terms, offsets, [length for length in sentence_lengths if length > 0])
         self._cache[doc.text] = profile
         return profile

