@@ -106,9 +106,10 @@ def test_cov5_prefers_responses_that_address_the_query_aspects():
     off_topic = "The Eiffel Tower was completed in 1889. Paris has many museums."
     assert prefer(pra.COV5(), on_topic, off_topic, query=query) == 1.0
     # the best sentence per aspect counts: adding a sentence never lowers the value (unlike a mean)
-    assert value(pra.COV5(), on_topic + " Paris has many museums.", query=query) >= value(
-        pra.COV5(), on_topic, query=query
-    )
+    # (up to float32 noise: a sentence encoded in another batch differs in the last digits)
+    longer = value(pra.COV5(), on_topic + " Paris has many museums.", query=query)
+    shorter = value(pra.COV5(), on_topic, query=query)
+    assert longer >= shorter or longer == pytest.approx(shorter, abs=1e-6)
 
 
 def test_lexical_primitives():

@@ -197,7 +197,8 @@ def test_works_in_kwiksort_combinators_agreement_and_parallel(sample_responses):
 def test_default_models_load_and_judge_offline(kind, sample_responses):
     model = rag.PreferenceModel.default(kind)
     weights = model.weights()
-    assert len(weights) >= 5 and weights["weight"].abs().sum() > 0
+    # the crowd model is the fitted length baseline (the best cross-validated candidate), the nugget model has more
+    assert len(weights) >= (1 if kind == "crowd" else 5) and (weights["weight"] != 0).all()
     assert "CLAR1" not in weights["axiom"].tolist()  # offline axioms only
     assert model.truth in {"quality_overall", "TREC_RAG_NUGGET"}
     frame = sample_responses[sample_responses["qid"] == "q1"]

@@ -283,6 +283,11 @@ class TextAnalysis:
         return self.noun_chunk_texts()
 
     @cached_property
+    def noun_chunks_with_pronouns(self) -> tuple[str, ...]:
+        """:attr:`noun_chunks` with the chunks headed by a pronoun."""
+        return self.noun_chunk_texts(pronouns=True)
+
+    @cached_property
     def entities(self) -> tuple[str, ...]:
         """Distinct named entities (all types), lower-cased, in order of first occurrence."""
         return tuple(dict.fromkeys(text for entity in self.doc.ents if (text := self._aspect_text(entity))))
@@ -305,6 +310,7 @@ CACHED_FIELDS: dict[str, type] = {
     "word_texts": list,
     "terms": list,
     "noun_chunks": tuple,
+    "noun_chunks_with_pronouns": tuple,
     "entities": tuple,
 }
 #: Prefix of the cache field of a value kept by :meth:`TextAnalysis.derived`.
@@ -626,7 +632,7 @@ class NounChunkAspects:
         self.name = "noun_chunks_with_pronouns" if pronouns else "noun_chunks"
 
     def __call__(self, analysis: TextAnalysis) -> tuple[str, ...]:
-        return analysis.noun_chunk_texts(pronouns=self.pronouns)
+        return analysis.noun_chunks_with_pronouns if self.pronouns else analysis.noun_chunks
 
     def __repr__(self) -> str:
         return "NounChunkAspects(pronouns=True)" if self.pronouns else "NounChunkAspects()"
