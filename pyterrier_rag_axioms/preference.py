@@ -15,74 +15,29 @@ sum of one named contribution per feature (:meth:`PreferenceModel.explain`).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
-from dataclasses import fields
-from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms._preference_features import (
+    TRANSFORMS,
+    Transform,
+    _resolve_feature,
+    _transformed,
+    axiom_classes,
+)
+from pyterrier_rag_axioms._preference_io import DEFAULT_MODELS, FORMAT, default_model, load_model, save_model
 from pyterrier_rag_axioms.base import Axiom, FeatureAxiom
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, is_preference_frame, preference_frame
 
-Transform = Literal["signed_log1p", "identity"]
-TRANSFORMS: tuple[str, ...] = ("signed_log1p", "identity")
-
-#: The format tag of saved models.
-FORMAT = "pyterrier-rag-axioms/preference-model"
-
-#: The shipped models of :meth:`PreferenceModel.default`, by kind.
-DEFAULT_MODELS: dict[str, str] = {"crowd": "preference-crowd.json", "nuggets": "preference-nuggets.json"}
-
-
-def _transformed(values: np.ndarray, transform: str) -> np.ndarray:
-    """A sign-preserving transform of per-response values: ``sign(x) * log(1 + |x|)`` or ``x``."""
-    if transform == "signed_log1p":
-        return np.sign(values) * np.log1p(np.abs(values))
-    return values
-
-
-def axiom_classes() -> dict[str, type[FeatureAxiom]]:
-    """The feature axiom classes of the registry, by short name."""
-    from pyterrier_rag_axioms.registry import AXIOMS
-
-    return {name: cls for name, cls in AXIOMS.items() if issubclass(cls, FeatureAxiom)}
-
-
-def _resolve_feature(feature: FeatureAxiom | str, where: str) -> FeatureAxiom:
-    """A feature axiom from an instance or a short name (e.g. ``"LEN1"``)."""
-    if isinstance(feature, str):
-        classes = axiom_classes()
-        if feature not in classes:
-            raise ValueError(
-                f"{where}: unknown feature axiom {feature!r}; known: {', '.join(sorted(classes))}"
-            )
-        return classes[feature]()
-    if not isinstance(feature, FeatureAxiom):
-        kind = "an axiom without per-response values" if isinstance(feature, Axiom) else type(feature).__name__
-        raise TypeError(
-            f"{where}: a feature must be a feature axiom (one value per response) or its short name, "
-            f"not {kind} {feature!r}"
-        )
-    return feature
-
-
-def _saved_parameters(axiom: FeatureAxiom) -> dict[str, Any]:
-    """The declared parameters of an axiom that change its values and can be written as JSON (strings, numbers)."""
-    saved = {}
-    for declared in fields(axiom):
-        if declared.name in ("margin_fraction", "name", "verbose"):
-            continue
-        show = declared.metadata.get("shown") or (lambda value: value)
-        value = show(getattr(axiom, declared.name))
-        if isinstance(value, str | int | float | bool) and value != declared.default:
-            saved[declared.name] = value
-    return saved
+__all__ = [  # with the names kept importable from here
+    "DEFAULT_MODELS", "FORMAT", "TRANSFORMS", "PreferenceModel", "Transform", "axiom_classes",
+]
 
 
 class PreferenceModel(Axiom):
@@ -384,30 +339,7 @@ class PreferenceModel(Axiom):
 
     def save(self, path: str | Path, *, metadata: dict[str, Any] | None = None) -> None:
         """Write the model as a small JSON file (written to a temporary file, then renamed)."""
-        document = {
-            "format": FORMAT,
-            "version": 1,
-            "name": self.name,
-            "truth": self.truth,
-            "value_transform": self.value_transform,
-            "regularization": self.regularization,
-            "min_confidence": self.min_confidence,
-            "features": [
-                {
-                    "axiom": axiom.short_name,
-                    "name": axiom.name,
-                    "parameters": _saved_parameters(axiom),
-                    "scale": scale,
-                    "weight": weight,
-                }
-                for axiom, scale, weight in zip(self.axioms, self.scales, self._require_fitted())
-            ],
-            "metadata": metadata or {},
-        }
-        path = Path(path)
-        temporary = path.with_name(f".{path.name}.tmp")
-        temporary.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-        temporary.replace(path)
+        save_model(self, path, metadata=metadata)
 
     @classmethod
     def load(cls, path: str | Path, **overrides: Any) -> PreferenceModel:
@@ -416,36 +348,7 @@ class PreferenceModel(Axiom):
         Raises:
             ValueError: the file is not a saved model, or names an unknown feature axiom.
         """
-        path = Path(path)
-        try:
-            document = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{path}:{error.lineno}: not a JSON file of a PreferenceModel ({error.msg})") from None
-        if not isinstance(document, dict) or document.get("format") != FORMAT:
-            raise ValueError(f"{path}: not a saved PreferenceModel (expected 'format': {FORMAT!r})")
-        classes = axiom_classes()
-        axioms, scales, weights = [], [], []
-        for position, feature in enumerate(document.get("features", [])):
-            short_name = feature.get("axiom")
-            if short_name not in classes:
-                raise ValueError(
-                    f"{path}: feature {position} names the unknown feature axiom {short_name!r}; "
-                    f"known: {', '.join(sorted(classes))}"
-                )
-            axioms.append(classes[short_name](name=feature.get("name"), **feature.get("parameters", {})))
-            scales.append(feature["scale"])
-            weights.append(feature["weight"])
-        arguments = {
-            "axioms": axioms,
-            "coefficients": weights,
-            "scales": scales,
-            "value_transform": document.get("value_transform", "signed_log1p"),
-            "regularization": document.get("regularization", 1.0),
-            "min_confidence": document.get("min_confidence", 0.0),
-            "truth": document.get("truth"),
-            "name": document.get("name"),
-        }
-        return cls(**{**arguments, **overrides})
+        return load_model(cls, path, **overrides)
 
     @classmethod
     def default(cls, kind: str = "crowd", **overrides: Any) -> PreferenceModel:
@@ -455,10 +358,7 @@ class PreferenceModel(Axiom):
         over axioms that run offline; only the weights ship. Keyword arguments override the file's
         (e.g. ``min_confidence=0.1``, ``name=...``).
         """
-        if kind not in DEFAULT_MODELS:
-            raise ValueError(f"PreferenceModel.default: kind must be one of {', '.join(DEFAULT_MODELS)}, not {kind!r}")
-        with resources.as_file(resources.files("pyterrier_rag_axioms.models") / DEFAULT_MODELS[kind]) as path:
-            return cls.load(path, **overrides)
+        return default_model(cls, kind, **overrides)
 
     def __repr__(self) -> str:
         parts = [f"axioms=[{', '.join(map(repr, self.axioms))}]"]

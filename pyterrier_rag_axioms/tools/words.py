@@ -1,0 +1,68 @@
+"""Which tokens are words, where sentences start and end, and what text an aspect span keeps.
+
+The rules behind :attr:`~pyterrier_rag_axioms.tools.text.TextAnalysis.is_word`,
+:attr:`~pyterrier_rag_axioms.tools.text.TextAnalysis.sentences` and the aspects of a text: citation
+markers and the list, heading and quote markers that open a line are no words (see
+:mod:`~pyterrier_rag_axioms.tools.segmentation`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from pyterrier_rag_axioms.tools.aspects import normalize_aspect
+from pyterrier_rag_axioms.tools.segmentation import CITATION_PATTERN
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Span
+
+#: A text of citation markers alone (with the punctuation and space around them).
+CITATIONS_ONLY = re.compile(rf"(?:\s*{CITATION_PATTERN.pattern}\s*[.,;:!?]?)+\s*")
+
+
+def word_mask(doc: Doc, citations: np.ndarray, markup: np.ndarray) -> np.ndarray:
+    """Whether each token is a word: it has a letter or digit and is neither punctuation, a
+    citation marker nor a list, heading or quote marker."""
+    return np.array(
+        [
+            any(character.isalnum() for character in token.text)
+            and not (token.is_punct or token.is_space or citations[token.i] or markup[token.i])
+            for token in doc
+        ],
+        dtype=bool,
+    )
+
+
+def sentence_spans(doc: Doc, is_word: np.ndarray, markup: np.ndarray) -> list[Span]:
+    """The sentences of ``doc`` without the markers that open a line and without those that have
+    no word; a "sentence" of citation markers alone is joined to the sentence before it."""
+    sentences: list[Span] = []
+    for sentence in doc.sents:
+        start = sentence.start  # leave out the list, heading or quote marker and the space after it
+        while start < sentence.end and (doc[start].is_space or markup[start]):
+            start += 1
+        if start == sentence.end:
+            continue
+        words = is_word[start : sentence.end].any()
+        if sentences and not words and CITATIONS_ONLY.fullmatch(doc[start : sentence.end].text):
+            sentences[-1] = doc[sentences[-1].start : sentence.end]
+        elif words:
+            sentences.append(doc[start : sentence.end])
+    return sentences
+
+
+def aspect_text(span: Span, is_word: np.ndarray, citations: np.ndarray) -> str:
+    """A span's text without citation and line markers, lower-cased, whitespace collapsed."""
+    kept = [
+        token
+        for token in span
+        if is_word[token.i] or (token.is_punct or token.is_space) and not citations[token.i]
+    ]
+    while kept and not is_word[kept[0].i]:
+        kept.pop(0)
+    while kept and not is_word[kept[-1].i]:
+        kept.pop()
+    return normalize_aspect("".join(token.text_with_ws for token in kept))
