@@ -38,12 +38,13 @@ MEASURES: tuple[str, ...] = ("concordance", "accuracy", "decisiveness", "pairs",
 AxiomLike = Any  # a preference column name, or an object with a ``name`` (an axiom or combinator)
 
 
-def _column_name(axiom: AxiomLike) -> str:
+def column_name(axiom: AxiomLike, *, caller: str = "agreement") -> str:
+    """The preference column of ``axiom``: itself if a string, else its ``name``."""
     if isinstance(axiom, str):
         return axiom
     name = getattr(axiom, "name", None)
     if not isinstance(name, str):
-        raise TypeError(f"agreement: an axiom must be a column name or have a 'name', not {axiom!r}")
+        raise TypeError(f"{caller}: an axiom must be a column name or have a 'name', not {axiom!r}")
     return name
 
 
@@ -133,7 +134,7 @@ def agreement(
     names = (
         preference_columns(preferences, exclude=[truth_name])
         if axioms is None
-        else [_column_name(axiom) for axiom in axioms]
+        else [column_name(axiom) for axiom in axioms]
     )
     rows = []
     for name in names:
@@ -173,7 +174,7 @@ def agreement_by_dimension(
     names = (
         preference_columns(preferences, exclude=truths)
         if axioms is None
-        else [_column_name(axiom) for axiom in axioms]
+        else [column_name(axiom) for axiom in axioms]
     )
     table = pd.DataFrame(index=pd.Index(names, name="axiom"), columns=pd.Index(truths, name="truth"), dtype=float)
     for truth in truths:

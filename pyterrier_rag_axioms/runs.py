@@ -21,6 +21,8 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms.agreement import column_name
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
@@ -28,13 +30,6 @@ if TYPE_CHECKING:
 WIN_RATE_COLUMNS: list[str] = ["qid", "run", "comparisons", "wins", "losses", "ties", "win_rate"]
 
 
-def _source_name(source: object) -> str:
-    if isinstance(source, str):
-        return source
-    name = getattr(source, "name", None)
-    if not isinstance(name, str):
-        raise TypeError(f"win_rates: the preferences must be a column name or have a 'name', not {source!r}")
-    return name
 
 
 def win_rates(preferences: pd.DataFrame, source: object) -> pd.DataFrame:
@@ -54,7 +49,7 @@ def win_rates(preferences: pd.DataFrame, source: object) -> pd.DataFrame:
         pt.validate.InputValidationError: a column is missing.
         TypeError: the preference column does not hold numbers.
     """
-    column = _source_name(source)
+    column = column_name(source, caller="win_rates")
     pt.validate.columns(preferences, includes=["qid", "docno_a", "docno_b", column], context="win_rates")
     values = pd.to_numeric(preferences[column], errors="coerce")
     if values.isna().sum() != preferences[column].isna().sum():

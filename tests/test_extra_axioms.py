@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 import pytest
+from conftest import prefer
 
 import pyterrier_rag_axioms as pra
 from pyterrier_rag_axioms import EXTRA_AXIOMS
@@ -16,17 +17,6 @@ PASSAGES = [
     "Rayleigh scattering of sunlight by air molecules makes the sky appear blue.",
     "The Eiffel Tower in Paris was completed in 1889 for the World's Fair.",
 ]
-
-
-def prefer(axiom: pt.Transformer, better: str, worse: str, *, query: str = "a question", context=None) -> float:
-    """The preference of ``axiom`` for the pair (better, worse), as a float."""
-    frame = pd.DataFrame(
-        {"qid": ["q", "q"], "query": [query, query], "docno": ["a", "b"], "response": [better, worse],
-         "context": [context, context]}
-    )
-    out = axiom(frame)
-    assert len(out) == 1
-    return float(out[axiom.name].iloc[0])
 
 
 def value(axiom: pra.FeatureAxiom, text: str, *, query: str = "a question", context=None) -> float:
