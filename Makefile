@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet "torch==2.13.0"
 	# keep that torch: pyterrier-rag (test and rag extras) asks for torchvision and torchaudio without
 	# versions, and the newest torchvision pins a newer torch; the constraint makes pip pick matching ones
-	$(BIN)/python -c "import torch; print('torch==' + torch.__version__)" > $(VENV)/torch-constraint.txt
+	$(BIN)/python -c "from importlib.metadata import version; print('torch==' + version('torch'))" > $(VENV)/torch-constraint.txt
 	$(BIN)/pip install --quiet -c $(VENV)/torch-constraint.txt -e ".[models,terrier,test,rag]"
 	touch $(STAMP)
 
