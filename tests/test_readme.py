@@ -56,6 +56,18 @@ def test_readme_has_the_snippets():
 
 
 @pytest.mark.parametrize("name, code", SNIPPETS, ids=[name for name, _ in SNIPPETS])
+@pytest.fixture(autouse=True)
+def isolated_model_cache(tmp_path, monkeypatch):
+    """A snippet that sets a cache directory ("~/.cache/...") writes under a temporary home, and the
+    package-wide setting is undone after it, so no later test reads values a snippet stored."""
+    from pyterrier_rag_axioms.tools.cache import CACHE_ENVIRONMENT_VARIABLE, reset_cache_dir
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv(CACHE_ENVIRONMENT_VARIABLE, raising=False)
+    yield
+    reset_cache_dir()
+
+
 def test_readme_snippet_runs(name, code, namespace, monkeypatch):
     monkeypatch.chdir(PROJECT_ROOT)
     if "../shared/data" in code and not (PROJECT_ROOT.parent / "shared" / "data").is_dir():
