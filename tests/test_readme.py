@@ -55,21 +55,22 @@ def test_readme_has_the_snippets():
     assert all("generator >>" not in code.split("#")[0] for _, code in SNIPPETS)
 
 
-@pytest.mark.parametrize("name, code", SNIPPETS, ids=[name for name, _ in SNIPPETS])
 @pytest.fixture(autouse=True)
-def isolated_model_cache(tmp_path, monkeypatch):
-    """A snippet that sets a cache directory ("~/.cache/...") writes under a temporary home, and the
-    package-wide setting is undone after it, so no later test reads values a snippet stored."""
+def isolated_model_cache(monkeypatch):
+    """The package-wide cache setting of a snippet is undone after it, so no later test reads
+    values a snippet stored."""
     from pyterrier_rag_axioms.tools.cache import CACHE_ENVIRONMENT_VARIABLE, reset_cache_dir
 
-    monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.delenv(CACHE_ENVIRONMENT_VARIABLE, raising=False)
     yield
     reset_cache_dir()
 
 
-def test_readme_snippet_runs(name, code, namespace, monkeypatch):
+@pytest.mark.parametrize("name, code", SNIPPETS, ids=[name for name, _ in SNIPPETS])
+def test_readme_snippet_runs(name, code, namespace, monkeypatch, tmp_path):
     monkeypatch.chdir(PROJECT_ROOT)
+    if "~/" in code:  # a cache directory under the home: a temporary home, never the user's
+        monkeypatch.setenv("HOME", str(tmp_path))
     if "../shared/data" in code and not (PROJECT_ROOT.parent / "shared" / "data").is_dir():
         pytest.skip(f"needs the shared development data in ../shared/data (looked for {SHARED_DATA})")
     if "import ray" in code:
