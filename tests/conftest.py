@@ -68,3 +68,35 @@ def languagetool_server():
         yield url
     finally:
         server.stop()
+
+
+def execute_notebook(path: Path, tmp_path: Path, monkeypatch) -> object:
+    """Run a notebook from top to bottom in a kernel of the Python running the tests; the executed notebook.
+
+    Raises nbclient's ``CellExecutionError``, with the cell and traceback, where a cell fails.
+    """
+    import json
+    import sys
+
+    import nbclient
+    import nbformat
+
+    kernel = tmp_path / "kernels" / "rag-axioms-tests"
+    kernel.mkdir(parents=True)
+    spec = {
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "rag-axioms tests",
+        "language": "python",
+    }
+    (kernel / "kernel.json").write_text(json.dumps(spec))
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    notebook = nbformat.read(path, as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+    client = nbclient.NotebookClient(
+        notebook, timeout=900, kernel_name="rag-axioms-tests", resources={"metadata": {"path": str(path.parent)}}
+    )
+    client.execute()
+    return notebook

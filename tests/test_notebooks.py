@@ -9,11 +9,10 @@ also runs under ``pytest --nbmake notebooks/``.
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import execute_notebook
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
@@ -44,31 +43,11 @@ def test_saved_notebook_shows_tables_and_the_plot():
 
 
 def test_notebook_runs_top_to_bottom(shared_data, tmp_path, monkeypatch):
-    kernel = tmp_path / "kernels" / "rag-axioms-tests"
-    kernel.mkdir(parents=True)
-    spec = {
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "rag-axioms tests",
-        "language": "python",
-    }
-    (kernel / "kernel.json").write_text(json.dumps(spec))
-    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path))
     monkeypatch.setenv("RAG_AXIOMS_SHARED_DATA", str(shared_data))
     monkeypatch.setenv("RAG_AXIOMS_WALKTHROUGH_TOPICS", "3")
     monkeypatch.setenv("RAG_AXIOMS_WALKTHROUGH_NUGGET_TOPICS", "1")
     monkeypatch.setenv("RAG_AXIOMS_WALKTHROUGH_RUN_TOPICS", "2")
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    notebook = nbformat.read(NOTEBOOK, as_version=4)
-    for cell in notebook.cells:
-        if cell.cell_type == "code":
-            cell.outputs = []
-    client = nbclient.NotebookClient(
-        notebook,
-        timeout=900,
-        kernel_name="rag-axioms-tests",
-        resources={"metadata": {"path": str(NOTEBOOK.parent)}},
-    )
-    client.execute()  # raises CellExecutionError, with the cell and traceback, where a cell fails
+    notebook = execute_notebook(NOTEBOOK, tmp_path, monkeypatch)  # raises where a cell fails
     outputs = _outputs(notebook)
     streams = "".join(output.get("text", "") for output in outputs if output.output_type == "stream")
     assert "3 topics" in streams and "1 topics" in streams

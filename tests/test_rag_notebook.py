@@ -7,11 +7,10 @@ notebook also runs under ``pytest --nbmake notebooks/``.
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import execute_notebook
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
@@ -48,25 +47,5 @@ def test_saved_notebook_shows_the_whole_pipeline():
 def test_notebook_runs_top_to_bottom(tmp_path, monkeypatch):
     pytest.importorskip("pyterrier_rag")
     pytest.importorskip("pyterrier_pisa")
-    kernel = tmp_path / "kernels" / "rag-axioms-tests"
-    kernel.mkdir(parents=True)
-    spec = {
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "rag-axioms tests",
-        "language": "python",
-    }
-    (kernel / "kernel.json").write_text(json.dumps(spec))
-    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    notebook = nbformat.read(NOTEBOOK, as_version=4)
-    for cell in notebook.cells:
-        if cell.cell_type == "code":
-            cell.outputs = []
-    client = nbclient.NotebookClient(
-        notebook,
-        timeout=900,
-        kernel_name="rag-axioms-tests",
-        resources={"metadata": {"path": str(NOTEBOOK.parent)}},
-    )
-    client.execute()  # raises CellExecutionError, with the cell and traceback, where a cell fails
+    notebook = execute_notebook(NOTEBOOK, tmp_path, monkeypatch)  # raises where a cell fails
     _check(notebook)
