@@ -8,6 +8,10 @@ Parquet file, so that two versions of the package (or the package and ir-axioms,
 
     HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/crowdrag_agreement.py --output after.parquet
     HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/crowdrag_agreement.py --compare before.parquet after.parquet
+
+GEN_ArgUC, GEN_QTArg and GEN_QTPArg use the offline discourse-marker tagger unless
+``--targer-url`` names a TARGER API (e.g. ``local_targer.py``'s, for a side-by-side run with
+ir-axioms on identical tags); ``--axioms`` runs only the named axioms (no majority vote then).
 """
 
 from __future__ import annotations
@@ -26,23 +30,39 @@ def default_data() -> Path:
     return Path(os.environ.get("RAG_AXIOMS_SHARED_DATA", root.parent / "shared" / "data"))
 
 
-def measure(data: Path, output: Path) -> pd.DataFrame:
+#: The GEN_* axioms that read argument units, from a TARGER server with ``--targer-url``.
+ARGUMENT_AXIOMS = ("GEN_ArgUC", "GEN_QTArg", "GEN_QTPArg")
+
+
+def measure(data: Path, output: Path, *, targer_url: str | None = None, only: list[str] | None = None) -> pd.DataFrame:
     import pyterrier_rag_axioms as rag
 
     crowdrag = data / "crowdrag-25"
     judged = rag.load_crowdrag_judgments(crowdrag / "ratings.dev.jsonl.gz", crowdrag / "responses.dev.jsonl.gz")
-    rag_axioms = [axiom() for name, axiom in rag.RAG_AXIOMS.items() if name != "CLAR1"]
-    gen_axioms = [axiom() for axiom in rag.GEN_AXIOMS.values()]
+    wanted = (lambda name: name in only) if only else (lambda name: True)
+    rag_axioms = [axiom() for name, axiom in rag.RAG_AXIOMS.items() if name != "CLAR1" and wanted(name)]
+    gen_axioms = [
+        axiom(argument_tagger=targer_url) if targer_url and name in ARGUMENT_AXIOMS else axiom()
+        for name, axiom in rag.GEN_AXIOMS.items()
+        if wanted(name)
+    ]
     try:  # the other ways an axiom can read texts, where this version of the package offers them
-        variants = [rag.COH2(triples="broad", name="COH2_broad")]
+        variants = [rag.COH2(triples="broad", name="COH2_broad")] if wanted("COH2") else []
     except TypeError:
         variants = []
-    pipeline = rag_axioms[0]
-    for axiom in [*rag_axioms[1:], *gen_axioms, *variants]:
+    members = [*rag_axioms, *gen_axioms, *variants]
+    if not members:
+        raise SystemExit(f"crowdrag_agreement.py: no axiom of this package is named in --axioms {','.join(only)}")
+    pipeline = members[0]
+    for axiom in members[1:]:
         pipeline = pipeline >> axiom
-    vote = rag.MajorityVote(*[axiom.name for axiom in rag_axioms], name="MajorityVote")
-    preferences = vote(pipeline(judged))
-    names = [axiom.name for axiom in [*rag_axioms, *gen_axioms]] + [vote.name, *[axiom.name for axiom in variants]]
+    preferences = pipeline(judged)
+    names = [axiom.name for axiom in [*rag_axioms, *gen_axioms]]
+    if not only:
+        vote = rag.MajorityVote(*[axiom.name for axiom in rag_axioms], name="MajorityVote")
+        preferences = vote(preferences)
+        names.append(vote.name)
+    names += [axiom.name for axiom in variants]
     truths = ["quality_overall"]
     preferences[[*PAIR_KEYS, *names, *truths]].to_parquet(output)
     return rag.agreement(preferences, truth="quality_overall", axioms=names)
@@ -116,6 +136,8 @@ def main() -> None:
     parser.add_argument("--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"), help="two such files")
     parser.add_argument("--irax", type=Path, nargs=2, metavar=("IRAX_JSON", "OURS"),
                         help="compare irax_pairs.py's report with such a file")
+    parser.add_argument("--targer-url", help="a TARGER API for GEN_ArgUC, GEN_QTArg and GEN_QTPArg")
+    parser.add_argument("--axioms", default="", help="comma-separated names to run (default: all)")
     args = parser.parse_args()
     pd.set_option("display.width", 200)
     if args.compare:
@@ -125,7 +147,8 @@ def main() -> None:
     else:
         if args.output is None:
             parser.error("--output is required unless --compare is given")
-        print(measure(args.data, args.output).round(3).to_string(index=False))
+        only = [name for name in args.axioms.split(",") if name] or None
+        print(measure(args.data, args.output, targer_url=args.targer_url, only=only).round(3).to_string(index=False))
 
 
 if __name__ == "__main__":

