@@ -30,6 +30,7 @@ from pyterrier_rag_axioms._frame_checks import (
     _check_pair_contexts,
     _check_responses_of_pairs,
     _check_text_column,
+    _key_codes,
     _normalized_contexts,
     normalize_context,
     shown,
@@ -309,19 +310,24 @@ class ResponseTable:
     @classmethod
     def from_pairs(cls, pairs: pd.DataFrame) -> ResponseTable:
         """Collect the distinct responses of a (validated) preference frame, each with its own context."""
-        both = pd.concat(
-            [
-                pairs[["qid", "query", "docno_a", "response_a", "context_a"]].set_axis(RESPONSE_COLUMNS, axis=1),
-                pairs[["qid", "query", "docno_b", "response_b", "context_b"]].set_axis(RESPONSE_COLUMNS, axis=1),
-            ],
-            ignore_index=True,
+        n = len(pairs)
+        keys = pd.DataFrame(
+            {
+                "qid": pd.concat([pairs["qid"], pairs["qid"]], ignore_index=True),
+                "docno": pd.concat([pairs["docno_a"], pairs["docno_b"]], ignore_index=True),
+            }
         )
-        keys = pd.MultiIndex.from_frame(both[["qid", "docno"]])
-        codes, uniques = pd.factorize(keys)
-        first_rows = pd.Series(np.arange(len(both))).groupby(codes).first().to_numpy()
-        responses = both.iloc[first_rows].reset_index(drop=True)
+        codes = _key_codes(keys)  # numbered in order of first appearance, so first rows come in code order
+        first_rows = np.unique(codes, return_index=True)[1]
+        sides = [  # only the first row of each response is copied, not every pair's long texts
+            pairs[[column.replace("*", side) for column in ("qid", "query", "docno_*", "response_*", "context_*")]]
+            .iloc[rows]
+            .set_axis(RESPONSE_COLUMNS, axis=1)
+            for side, rows in (("a", first_rows[first_rows < n]), ("b", first_rows[first_rows >= n] - n))
+        ]
+        responses = pd.concat(sides, ignore_index=True)
         responses["context"] = responses["context"].map(normalize_context)
-        return cls(responses=responses, a=codes[: len(pairs)], b=codes[len(pairs) :])
+        return cls(responses=responses, a=codes[:n], b=codes[n:])
 
     @classmethod
     def from_responses(cls, responses: pd.DataFrame) -> ResponseTable:
