@@ -213,17 +213,21 @@ def pairs_from_responses(responses: pd.DataFrame) -> pd.DataFrame:
         second.append(positions[upper_b])
     index_a = np.concatenate(first) if first else np.array([], dtype=int)
     index_b = np.concatenate(second) if second else np.array([], dtype=int)
-    rows_a = responses.iloc[index_a].reset_index(drop=True)
-    rows_b = responses.iloc[index_b].reset_index(drop=True)
+    id_columns = ["qid", "docno", *extra_columns(responses)]
+    rows_a = responses[id_columns].iloc[index_a].reset_index(drop=True)
+    rows_b = responses[id_columns].iloc[index_b].reset_index(drop=True)
     contexts = _context_cells(_normalized_contexts(responses, "context", None))
+    # Texts as references to one string per response, not a copy per pair: n responses of a query
+    # make n(n-1)/2 pairs, so copies would take memory quadratic in n.
+    texts = {column: responses[column].to_numpy(dtype=object) for column in ("query", "response")}
     pairs = pd.DataFrame(
         {
             "qid": rows_a["qid"],
-            "query": rows_a["query"],
+            "query": pd.Series(texts["query"][index_a], dtype=object),
             "docno_a": rows_a["docno"],
             "docno_b": rows_b["docno"],
-            "response_a": rows_a["response"],
-            "response_b": rows_b["response"],
+            "response_a": pd.Series(texts["response"][index_a], dtype=object),
+            "response_b": pd.Series(texts["response"][index_b], dtype=object),
             "context_a": contexts.iloc[index_a].reset_index(drop=True),
             "context_b": contexts.iloc[index_b].reset_index(drop=True),
         },
