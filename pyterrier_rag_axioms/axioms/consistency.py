@@ -11,6 +11,7 @@ import numpy as np
 from pyterrier_rag_axioms.axioms._analyzed import AnalyzedFeatureAxiom, TextFeatureAxiom
 from pyterrier_rag_axioms.axioms.coverage import AspectSentenceCoverageAxiom
 from pyterrier_rag_axioms.frames import Context, ResponseTable
+from pyterrier_rag_axioms.tools.cache import text_key
 from pyterrier_rag_axioms.tools.rouge import RougeLsum, rouge_lsum_text
 from pyterrier_rag_axioms.tools.text import TextAnalysis
 
@@ -59,17 +60,22 @@ class RougeConsistencyAxiom(AnalyzedFeatureAxiom):
         passage_sentences = {
             passage: analysis.sentence_texts for passage, analysis in zip(passages, analyses[len(table) :])
         }
-        context_texts: dict[Context, str] = {}
+        targets: dict[Context, tuple[str, str]] = {}  # context: its ROUGE text and its value key
         values = []
         for response, context in zip(analyses[: len(table)], table.contexts):
             if not context:
                 values.append(np.nan)
                 continue
-            if context not in context_texts:
-                context_texts[context] = rouge_lsum_text([s for p in context for s in passage_sentences[p]])
-            prediction = rouge_lsum_text(response.sentence_texts)
-            values.append(self.rouge.fmeasure(context_texts[context], prediction))
+            if context not in targets:
+                target = rouge_lsum_text([s for p in context for s in passage_sentences[p]])
+                targets[context] = (target, f"{self.value_key()}{self.rouge!r}:{text_key(target).hex()}")
+            target, key = targets[context]
+            # kept with the response (and in a persistent cache) per context: warm runs skip ROUGE
+            values.append(response.derived(key, lambda analysis, target=target: self._fmeasure(target, analysis)))
         return np.array(values, dtype=float)
+
+    def _fmeasure(self, target: str, analysis: TextAnalysis) -> float:
+        return self.rouge.fmeasure(target, rouge_lsum_text(analysis.sentence_texts))
 
 
 class EntityContradictionConsistencyAxiom(TextFeatureAxiom):

@@ -38,13 +38,13 @@ def derivation_version() -> str:
 
     Any change of :mod:`~pyterrier_rag_axioms.tools.text`, of this module or of the modules they
     and the per-text axiom values read (the spaCy pipeline, words, aspects, segmentation, long
-    texts, terms, triples, syllables, readability) gives cached values a new namespace, so values
+    texts, terms, triples, syllables, readability, ROUGE) gives cached values a new namespace, so values
     derived by another version are never read.
     """
     here = Path(__file__).parent
     derived_from = [
         "_analysis_cache", "aspects", "spacy_model", "words",
-        "long_texts", "lexical", "readability", "segmentation", "syllables", "terms", "triples",
+        "long_texts", "lexical", "readability", "rouge", "segmentation", "syllables", "terms", "triples",
     ]
     return model_cache.source_fingerprint(here / "text.py", *(here / f"{name}.py" for name in derived_from))
 
