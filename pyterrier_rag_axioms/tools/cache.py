@@ -28,10 +28,12 @@ the whole package (:func:`set_cache_dir`), or with the environment variable ``RA
 from __future__ import annotations
 
 import atexit
+import functools
 import hashlib
 import json
 import os
 import sqlite3
+import sys
 import threading
 import warnings
 import weakref
@@ -114,6 +116,21 @@ def source_fingerprint(*files: str | os.PathLike) -> str:
     for file in files:
         digest.update(Path(file).read_bytes())
     return digest.hexdigest()
+
+
+@functools.cache
+def module_version(module: str) -> str:
+    """A hash of a module's source (16 hexadecimal digits): the version of the per-text values it derives."""
+    return source_fingerprint(sys.modules[module].__file__)[:16]
+
+
+def derived_key(cls: type, parameters: dict) -> str:
+    """The name of a value that ``cls`` derives from one text's analysis, for
+    :meth:`~pyterrier_rag_axioms.tools.text.TextAnalysis.derived` and a persistent cache: the class,
+    a hash of its module's source and its parameters (JSON), so values of other code or parameters
+    are never read."""
+    parameters_json = json.dumps(parameters, sort_keys=True)
+    return f"{cls.__module__}.{cls.__qualname__}@{module_version(cls.__module__)}:{parameters_json}"
 
 
 class ModelWorkCache:
