@@ -404,3 +404,62 @@ def test_cached_term_profiles_and_argument_units_equal_uncached_ones(responses, 
     other_stemmer = "lemma" if stemmer == "porter" else "porter"
     TermExtractor(other, stemmer=other_stemmer, stop_words=stop_words).profiles(texts)
     assert "nlp" in other.__dict__
+
+
+# --- .parallel: worker processes write one cache and read it back ---------------------------------------
+
+
+def test_parallel_workers_share_one_cache(responses, tmp_path):
+    import warnings
+
+    import pyterrier as pt
+    from joblib.externals.loky import get_reusable_executor
+
+    import pyterrier_rag_axioms as rag
+
+    def pipeline(analyzer: TextAnalyzer, similarity: SentenceSimilarity) -> pt.Transformer:
+        # syntax (COH1), embeddings of response sentences (COV3), parsed and embedded context (CONS1)
+        return (
+            rag.COH1(text_analyzer=analyzer)
+            >> rag.COV3(text_analyzer=analyzer, sentence_similarity=similarity)
+            >> rag.CONS1(text_analyzer=analyzer, sentence_similarity=similarity)
+        )
+
+    def in_parallel(transformer: pt.Transformer) -> pd.DataFrame:
+        # which worker ran each part, and the model libraries it had imported by the end of it
+        probe = pt.apply.generic(
+            lambda frame: frame.assign(
+                worker=os.getpid(), imported=",".join(name for name in ("spacy", "torch") if name in sys.modules)
+            )
+        )
+        get_reusable_executor().shutdown(wait=True)  # new workers: nothing in their memory from earlier runs
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # ".parallel() is experimental"
+            return (transformer >> probe).parallel(2, backend="joblib")(responses)
+
+    def canonical(frame: pd.DataFrame) -> pd.DataFrame:
+        frame = frame.drop(columns=["worker", "imported"], errors="ignore")
+        return frame.sort_values(["qid", "docno_a", "docno_b"]).reset_index(drop=True)
+
+    cache_dir = str(tmp_path / "cache")
+    serial = canonical(pipeline(TextAnalyzer(cache_dir=False), SentenceSimilarity(cache_dir=False))(responses))
+    assert serial[["COH1", "COV3", "CONS1"]].abs().to_numpy().sum() > 0
+
+    cold = in_parallel(pipeline(TextAnalyzer(cache_dir=cache_dir), SentenceSimilarity(cache_dir=cache_dir)))
+    pd.testing.assert_frame_equal(canonical(cold), serial, check_exact=True)
+    assert cold["worker"].nunique() == 2 and set(cold["imported"]) == {"spacy,torch"}
+    with sqlite3.connect(Path(cache_dir) / model_cache.DATABASE_NAME) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    entries = len(ModelWorkCache(cache_dir))
+    assert entries > 0
+
+    warm = in_parallel(pipeline(TextAnalyzer(cache_dir=cache_dir), SentenceSimilarity(cache_dir=cache_dir)))
+    pd.testing.assert_frame_equal(canonical(warm), serial, check_exact=True)
+    assert warm["worker"].nunique() == 2 and set(warm["imported"]) == {""}  # no model loaded: all was read
+    assert len(ModelWorkCache(cache_dir)) == entries
+
+    # Both workers' entries are in the one file: a new serial run here reads all of them.
+    analyzer, similarity = TextAnalyzer(cache_dir=cache_dir), SentenceSimilarity(cache_dir=cache_dir)
+    reread = pipeline(analyzer, similarity)(responses)
+    pd.testing.assert_frame_equal(canonical(reread), serial, check_exact=True)
+    assert "nlp" not in analyzer.__dict__ and "encoder" not in similarity.__dict__
