@@ -463,3 +463,26 @@ def test_parallel_workers_share_one_cache(responses, tmp_path):
     reread = pipeline(analyzer, similarity)(responses)
     pd.testing.assert_frame_equal(canonical(reread), serial, check_exact=True)
     assert "nlp" not in analyzer.__dict__ and "encoder" not in similarity.__dict__
+
+
+def _entries(writer: str, count: int = 500) -> list[tuple[bytes, str, bytes]]:
+    return [(model_cache.text_key(f"{writer} {i}"), "field", writer.encode()) for i in range(count)]
+
+
+def _write_in_forked_child(directory: str) -> int:
+    cache = model_work_cache(directory)  # the parent's instance, inherited without a connection
+    cache.put_many(b"namespace", {"test": True}, _entries("child"))
+    return len(cache.get_many(b"namespace", [key for key, _, _ in _entries("parent")]))
+
+
+def test_a_forked_process_writes_the_same_cache(tmp_path):
+    import multiprocessing
+
+    cache = model_work_cache(tmp_path)
+    cache.put_many(b"namespace", {"test": True}, _entries("parent"))
+    with multiprocessing.get_context("fork").Pool(2) as pool:  # forks while this process has a connection open
+        assert pool.map(_write_in_forked_child, [str(tmp_path)] * 2) == [500, 500]
+    cache.put_many(b"namespace", {"test": True}, _entries("parent after", 1))
+    assert len(cache) == 1001
+    with sqlite3.connect(cache.path) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
