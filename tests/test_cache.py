@@ -318,13 +318,26 @@ def test_cached_fields_are_properties_of_an_analysis():
     assert all(hasattr(TextAnalysis, field) for field in CACHED_FIELDS)
 
 
+def _imported(importtime_stderr: str) -> set[str]:
+    """The modules that ``python -X importtime`` reported."""
+    lines = importtime_stderr.splitlines()
+    return {line.rsplit("|", 1)[-1].strip() for line in lines if line.startswith("import time:")}
+
+
 def test_cli_cache_option(tmp_path):
     cache_dir = tmp_path / "cache"
-    command = [sys.executable, "-m", "pyterrier_rag_axioms", "--axioms", "COH1,COV3,CORR1", "--cache", str(cache_dir)]
+    command = [
+        sys.executable, "-X", "importtime", "-m", "pyterrier_rag_axioms",
+        "--axioms", "COH1,COV3,CORR1", "--cache", str(cache_dir),
+    ]
     first = subprocess.run(command, capture_output=True, text=True, env=_environment(), cwd=tmp_path, check=True)
     assert (cache_dir / model_cache.DATABASE_NAME).is_file()
+    assert {"spacy", "torch", "transformers"} <= _imported(first.stderr)
+    assert "Loading weights" not in first.stderr  # the model libraries' progress bars are hidden
     second = subprocess.run(command, capture_output=True, text=True, env=_environment(), cwd=tmp_path, check=True)
     assert second.stdout == first.stdout
+    # warm: no model library is even imported (hiding their progress bars imports none either)
+    assert not _imported(second.stderr) & {"spacy", "thinc", "torch", "transformers", "sentence_transformers"}
 
 
 # --- the GEN_* axioms: term profiles and argument units are cached per text ---------------------------
