@@ -23,13 +23,13 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import snowballstemmer
 
 from pyterrier_rag_axioms.tools._shared import SharedTool
 from pyterrier_rag_axioms.tools.cache import derived_key
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
 
 if TYPE_CHECKING:
+    import snowballstemmer
     from spacy.tokens import Token
 
 #: How a token becomes a term: its lower-cased spaCy lemma, or the Porter stem of its lower-cased text.
@@ -85,6 +85,8 @@ class TermProfile:
 
 @functools.cache
 def _porter() -> snowballstemmer.stemmer:
+    import snowballstemmer  # on first use: only the Porter stemmer needs it
+
     return snowballstemmer.stemmer("porter")
 
 
