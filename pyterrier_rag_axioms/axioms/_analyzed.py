@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
-import json
-import sys
 from abc import abstractmethod
 
 import numpy as np
 
 from pyterrier_rag_axioms.base import FeatureAxiom, parameter, parameters, resolve_tool
 from pyterrier_rag_axioms.frames import ResponseTable
-from pyterrier_rag_axioms.tools.cache import source_fingerprint
+from pyterrier_rag_axioms.tools.cache import derived_key
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
 
 
@@ -28,16 +25,12 @@ class AnalyzedFeatureAxiom(FeatureAxiom):
         """The name under which each text keeps a value of this axiom (:meth:`TextAnalysis.derived`),
         also in a persistent cache: the class, a hash of its module's source and the parameters
         (not the margin or column name), so values of other code or parameters are never read."""
-        cls = type(self)
-        parameters = json.dumps(
-            {
-                declared.name: repr(getattr(self, declared.name))
-                for declared in dataclasses.fields(self)
-                if declared.name not in _NOT_IN_VALUE
-            },
-            sort_keys=True,
-        )
-        return f"{cls.__module__}.{cls.__qualname__}@{_module_version(cls.__module__)}:{parameters}"
+        parameters = {
+            declared.name: repr(getattr(self, declared.name))
+            for declared in dataclasses.fields(self)
+            if declared.name not in _NOT_IN_VALUE
+        }
+        return derived_key(type(self), parameters)
 
 
 class TextFeatureAxiom(AnalyzedFeatureAxiom):
@@ -58,9 +51,3 @@ class TextFeatureAxiom(AnalyzedFeatureAxiom):
 
 #: Parameters that do not change a text's value (the analyzer is part of the cache's namespace).
 _NOT_IN_VALUE = frozenset({"margin_fraction", "name", "verbose", "text_analyzer", "sentence_similarity"})
-
-
-@functools.cache
-def _module_version(module: str) -> str:
-    """A hash of a module's source: the version of the per-text values it computes."""
-    return source_fingerprint(sys.modules[module].__file__)[:16]

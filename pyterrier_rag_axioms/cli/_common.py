@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import os
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -97,12 +98,22 @@ def use_cache_option(args: argparse.Namespace) -> None:
 
 
 def quiet_model_loading() -> None:
-    """Hide the progress bars that model libraries print while loading weights."""
-    try:
+    """Hide the progress bars that model libraries print while loading weights.
+
+    Without importing them where they are not imported yet (transformers alone takes seconds to
+    import, and a run whose model work is all cached loads no model): the environment variable
+    that huggingface_hub and transformers read on import does it then.
+    """
+    if "transformers" in sys.modules:
         from transformers.utils import logging as transformers_logging
-    except ImportError:
-        return
-    transformers_logging.disable_progress_bar()
+
+        transformers_logging.disable_progress_bar()
+    elif "huggingface_hub" in sys.modules:
+        from huggingface_hub.utils import disable_progress_bars
+
+        disable_progress_bars()
+    else:
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 
 def shorten(text: str, width: int) -> str:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Literal
 import pyterrier as pt
 
 from pyterrier_rag_axioms.tools._shared import SharedTool
+from pyterrier_rag_axioms.tools.cache import derived_key
 from pyterrier_rag_axioms.tools.text import TextAnalysis
 
 if TYPE_CHECKING:
@@ -87,16 +88,32 @@ class ArgumentTagger(SharedTool, ABC):
     def tag(self, analysis: TextAnalysis) -> tuple[ArgumentUnit, ...]:
         """The argument units of one analysed text, in text order."""
 
+    def value_key(self) -> str | None:
+        """The name under which each text keeps its units (:meth:`TextAnalysis.derived`, also in a
+        persistent cache), or ``None`` (default): units are kept in this process only."""
+        return None
+
     def units(self, analyses: Sequence[TextAnalysis], *, verbose: bool = False) -> list[tuple[ArgumentUnit, ...]]:
-        """The argument units of each analysed text (cached by text)."""
-        missing = list(
-            {analysis.doc.text: analysis for analysis in analyses if analysis.doc.text not in self._cache}.values()
-        )
+        """The argument units of each analysed text, tagged once per text: cached by text, or, where
+        :meth:`value_key` names them, kept with each analysis (so each analyzer has its own)."""
+        key = self.value_key()
+        distinct = {analysis.text: analysis for analysis in analyses}
+        missing = list(distinct.values()) if key is not None else [
+            analysis for text, analysis in distinct.items() if text not in self._cache
+        ]
         if missing:
             iterator = pt.tqdm(missing, desc=type(self).__name__, unit="text") if verbose else missing
             for analysis in iterator:
-                self._cache[analysis.doc.text] = self.tag(analysis)
-        return [self._cache[analysis.doc.text] for analysis in analyses]
+                if key is None:
+                    self._cache[analysis.text] = self.tag(analysis)
+                else:
+                    stored = analysis.derived(key, self._unit_values)
+                    self._cache[analysis.text] = tuple(ArgumentUnit(*unit) for unit in stored)
+        return [self._cache[analysis.text] for analysis in analyses]
+
+    def _unit_values(self, analysis: TextAnalysis) -> list[list]:
+        """The units of an analysed text as JSON: ``[kind, start, end]`` each."""
+        return [[unit.kind, unit.start, unit.end] for unit in self.tag(analysis)]
 
     def __len__(self) -> int:
         return len(self._cache)
@@ -170,6 +187,10 @@ class DiscourseMarkerTagger(ArgumentTagger):
         return tuple(
             unit for sentence in analysis.sentences for unit in self._sentence_units(sentence) if unit is not None
         )
+
+    def value_key(self) -> str:
+        """Units follow from the parse alone, so they are kept with the analysis, also in a persistent cache."""
+        return derived_key(type(self), {})
 
     def __repr__(self) -> str:
         return "DiscourseMarkerTagger()"
@@ -306,7 +327,7 @@ class TargerTagger(ArgumentTagger):
         return tuple(units)
 
     def tag(self, analysis: TextAnalysis) -> tuple[ArgumentUnit, ...]:
-        text = analysis.doc.text
+        text = analysis.text
         if not text.strip():
             return ()
         return self.parse(text, self.request(text))

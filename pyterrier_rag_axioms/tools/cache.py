@@ -16,10 +16,11 @@ package's per-text derivation (a hash of the module source that derives the valu
 SHA-256 of the text. A different model, configuration or derivation never reads another's entries.
 
 Storage is one SQLite database per cache directory (Python's ``sqlite3``; no extra dependency) in
-write-ahead-log mode: readers never block, writers from several processes take turns (a busy
-timeout of a minute), and each batch of entries is one transaction, so a process killed while
-writing leaves the entries of committed batches and nothing half-written. Values are plain bytes
-(no pickle), so a cache file never runs code.
+write-ahead-log mode: readers never block, writers from several processes take turns (each write
+takes the write lock first, ``BEGIN IMMEDIATE``, and waits up to a minute for it), and each batch
+of entries is one transaction, so a process killed while writing leaves the entries of committed
+batches and nothing half-written. Each process opens its own connection; connections are closed
+before a fork. Values are plain bytes (no pickle), so a cache file never runs code.
 
 Enable it per tool (``TextAnalyzer(cache_dir=...)``, ``SentenceSimilarity(cache_dir=...)``), for
 the whole package (:func:`set_cache_dir`), or with the environment variable ``RAG_AXIOMS_CACHE``.
@@ -28,10 +29,12 @@ the whole package (:func:`set_cache_dir`), or with the environment variable ``RA
 from __future__ import annotations
 
 import atexit
+import functools
 import hashlib
 import json
 import os
 import sqlite3
+import sys
 import threading
 import warnings
 import weakref
@@ -116,6 +119,21 @@ def source_fingerprint(*files: str | os.PathLike) -> str:
     return digest.hexdigest()
 
 
+@functools.cache
+def module_version(module: str) -> str:
+    """A hash of a module's source (16 hexadecimal digits): the version of the per-text values it derives."""
+    return source_fingerprint(sys.modules[module].__file__)[:16]
+
+
+def derived_key(cls: type, parameters: dict) -> str:
+    """The name of a value that ``cls`` derives from one text's analysis, for
+    :meth:`~pyterrier_rag_axioms.tools.text.TextAnalysis.derived` and a persistent cache: the class,
+    a hash of its module's source and its parameters (JSON), so values of other code or parameters
+    are never read."""
+    parameters_json = json.dumps(parameters, sort_keys=True)
+    return f"{cls.__module__}.{cls.__qualname__}@{module_version(cls.__module__)}:{parameters_json}"
+
+
 class ModelWorkCache:
     """One SQLite database of model work in ``directory``, shared by processes and tools.
 
@@ -131,6 +149,7 @@ class ModelWorkCache:
         self._pid: int | None = None
         self._lock = threading.Lock()
         self._known_namespaces: set[bytes] = set()
+        _open_caches.add(self)
 
     def _connect(self) -> sqlite3.Connection:
         if self._connection is not None and self._pid == os.getpid():
@@ -218,6 +237,18 @@ class ModelWorkCache:
 
 
 _caches: dict[Path, ModelWorkCache] = {}
+_open_caches: weakref.WeakSet = weakref.WeakSet()
+
+
+def _close_before_fork() -> None:
+    """Close every connection before the process forks: an SQLite connection must not cross a fork
+    (the child, e.g. of a fork-based ``multiprocessing`` pool, opens its own; this process reopens
+    its connection on next use)."""
+    for cache in list(_open_caches):
+        cache.close()
+
+
+os.register_at_fork(before=_close_before_fork)
 
 
 def model_work_cache(directory: str | os.PathLike) -> ModelWorkCache:

@@ -6,23 +6,30 @@ keeps for each distinct text, so a text is parsed once whichever axioms ask for 
 analysis's words (:attr:`~pyterrier_rag_axioms.tools.text.TextAnalysis.is_word`): citation markers
 such as ``[0]`` or ``[1, 2]``, also where glued to a word (``kidneys[10]``), and the list and
 heading markers that open a line are not terms.
+
+The values of a profile are kept with the text's analysis
+(:meth:`~pyterrier_rag_axioms.tools.text.TextAnalysis.derived`), so with a persistent cache (see
+:mod:`pyterrier_rag_axioms.tools.cache`) a later process reads them without parsing the text.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import importlib.metadata
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import snowballstemmer
 
 from pyterrier_rag_axioms.tools._shared import SharedTool
+from pyterrier_rag_axioms.tools.cache import derived_key
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
 
 if TYPE_CHECKING:
+    import snowballstemmer
     from spacy.tokens import Token
 
 #: How a token becomes a term: its lower-cased spaCy lemma, or the Porter stem of its lower-cased text.
@@ -78,7 +85,14 @@ class TermProfile:
 
 @functools.cache
 def _porter() -> snowballstemmer.stemmer:
+    import snowballstemmer  # on first use: only the Porter stemmer needs it
+
     return snowballstemmer.stemmer("porter")
+
+
+@functools.cache
+def _snowball_version() -> str:
+    return importlib.metadata.version("snowballstemmer")
 
 
 class TermExtractor(SharedTool):
@@ -129,12 +143,29 @@ class TermExtractor(SharedTool):
             return _porter().stemWord(token.lower_)
         return token.lemma_.lower().strip()
 
+    def value_key(self) -> str:
+        """The name under which each text keeps its profile's values (:meth:`TextAnalysis.derived`),
+        also in a persistent cache: the class, a hash of its module's source, the stemmer (with
+        snowballstemmer's version) and the stop words."""
+        stop_words = self.stop_words
+        if not isinstance(stop_words, bool):
+            stop_words = hashlib.sha256("\n".join(sorted(stop_words)).encode("utf-8")).hexdigest()
+        parameters: dict[str, object] = {"stemmer": self.stemmer, "stop_words": stop_words}
+        if self.stemmer == "porter":
+            parameters["snowballstemmer"] = _snowball_version()
+        return derived_key(type(self), parameters)
+
     def profile_of(self, analysis: TextAnalysis) -> TermProfile:
-        """The terms of an analysed text (cached by its text)."""
+        """The terms of an analysed text (cached by its text, and with the analysis)."""
+        profile = self._cache.get(analysis.text)
+        if profile is None:
+            profile = TermProfile(**analysis.derived(self.value_key(), self._profile_values))
+            self._cache[analysis.text] = profile
+        return profile
+
+    def _profile_values(self, analysis: TextAnalysis) -> dict[str, list]:
+        """The values of a :class:`TermProfile` of an analysed text, as JSON (read from its parse)."""
         doc = analysis.doc
-        cached = self._cache.get(doc.text)
-        if cached is not None:
-            return cached
         is_word = analysis.is_word
         terms: list[str] = []
         offsets: list[int] = []
@@ -146,9 +177,11 @@ class TermExtractor(SharedTool):
                 terms.append(term)
                 offsets.append(token.idx)
         sentence_lengths = [len(analysis.sentence_words(sentence)) for sentence in analysis.sentences]
-        profile = TermProfile(terms, offsets, [length for length in sentence_lengths if length > 0])
-        self._cache[doc.text] = profile
-        return profile
+        return {
+            "terms": terms,
+            "offsets": offsets,
+            "sentence_lengths": [length for length in sentence_lengths if length > 0],
+        }
 
     def profiles(self, texts: Iterable[str], *, verbose: bool = False) -> list[TermProfile]:
         """The term profiles of ``texts`` in order; texts not parsed before are parsed in one batch."""
