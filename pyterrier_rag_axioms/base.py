@@ -219,9 +219,9 @@ class FeatureAxiom(Axiom):
 
     def cached_values(self, table: ResponseTable) -> np.ndarray:
         """:meth:`response_values`, computed once per table (tables of the same responses share them)."""
-        if id(self) not in table.values:
-            table.values[id(self)] = np.asarray(self.response_values(table), dtype=float)
-        return table.values[id(self)]
+        if id(self) not in table.values:  # the axiom is kept with its values, so its id is never reused meanwhile
+            table.values[id(self)] = (self, np.asarray(self.response_values(table), dtype=float))
+        return table.values[id(self)][1]
 
     def preferences(self, table: ResponseTable) -> np.ndarray:
         values = self.cached_values(table)

@@ -301,15 +301,16 @@ class ResponseTable:
             ``response`` and ``context`` (a tuple of passages or ``None``).
         a: for each pair row, the position of response a in ``responses``.
         b: for each pair row, the position of response b in ``responses``.
-        values: per-response values already computed over ``responses``, by the axiom that
-            computed them; tables made with ``dataclasses.replace(table, a=..., b=...)`` share it,
-            so asking for other pairs of the same responses computes nothing again.
+        values: per-response values already computed over ``responses``, keyed by the id of the
+            axiom that computed them and kept with that axiom (so its id is not reused); tables
+            made with ``dataclasses.replace(table, a=..., b=...)`` share it, so asking for other
+            pairs of the same responses computes nothing again.
     """
 
     responses: pd.DataFrame
     a: np.ndarray
     b: np.ndarray
-    values: dict[int, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
+    values: dict[int, tuple[object, np.ndarray]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_pairs(cls, pairs: pd.DataFrame) -> ResponseTable:
