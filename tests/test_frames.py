@@ -100,6 +100,24 @@ def test_single_response_per_query_gives_no_pairs():
     assert len(out) == 0 and "CORR1" in out.columns
 
 
+def test_pairs_refer_to_one_text_per_response_instead_of_copies():
+    # n responses per query make n(n-1)/2 pairs: a copy of each text per pair would grow quadratically
+    pairs = preference_frame(_responses())
+    first_of_query = pairs[pairs["qid"] == "1"]
+    assert first_of_query["response_a"].iloc[0] is first_of_query["response_a"].iloc[1]  # response a, twice
+    assert first_of_query["query"].iloc[0] is first_of_query["query"].iloc[1]
+    assert pairs["response_b"].tolist() == ["Two.", "Three [2]. Four.", "Three [2]. Four.", "Six."]
+
+
+def test_response_table_from_shuffled_pairs_keeps_each_response_once():
+    pairs = preference_frame(_responses()).sample(frac=1, random_state=3)
+    table = ResponseTable.from_pairs(pairs)
+    texts = table.responses["response"].to_numpy()
+    assert sorted(table.responses["docno"]) == ["a", "b", "c", "x", "y"]
+    assert texts[table.a].tolist() == pairs["response_a"].tolist()
+    assert texts[table.b].tolist() == pairs["response_b"].tolist()
+
+
 def test_response_table_maps_pairs_to_distinct_responses():
     pairs = preference_frame(_responses())
     table = ResponseTable.from_pairs(pairs)
