@@ -3,9 +3,10 @@
 Regenerates ``pyterrier_rag_axioms/models/preference-crowd.json`` (CrowdRAG-25, overall quality)
 and ``preference-nuggets.json`` (TREC 2024 RAG nugget scores) from the development slices in
 ``../shared/data`` (or ``$RAG_AXIOMS_SHARED_DATA``), and prints, next to the single axioms and
-majority votes, the leave-one-topic-out cross-validated agreement of every candidate model: each
-topic's pairs are judged by a model fitted on the other topics. Training-set agreement is never
-printed. Only the weights are written, never the data.
+majority votes, the leave-one-topic-out cross-validated agreement of every candidate model (each
+topic's pairs are judged by a model fitted on the other topics) and of the choice among them,
+itself cross-validated (nested: the candidate judging a topic is chosen on the other topics).
+Training-set agreement is never printed. Only the weights are written, never the data.
 
 - CrowdRAG-25: the judged pairs of ``ratings.dev.jsonl.gz``, truth ``quality_overall``.
 - TREC 2024 RAG: all pairs of each topic's answers (one per run), truth the sign of the difference
