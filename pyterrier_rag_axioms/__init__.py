@@ -22,7 +22,6 @@ from pyterrier_rag_axioms.axioms.coherence import (
     SubjectVerbClosenessCoherenceAxiom,
     WordLengthDeviationCoherenceAxiom,
 )
-from pyterrier_rag_axioms.axioms.consensus import COV6, ConsensusCoverageAxiom
 from pyterrier_rag_axioms.axioms.consistency import (
     CONS1,
     CONS2,
@@ -137,9 +136,8 @@ __all__ = [
     "SubjectVerbClosenessCoherenceAxiom", "TextAnalyzer", "WordLengthDeviationCoherenceAxiom",
     "compare_with_margin", "preference_frame", "response_frame",
     # axioms beyond the paper, and the fitted preference model
-    "COH3", "COH4", "CORR2", "CORR3", "CORR4", "COV4", "COV5", "COV6", "EXTRA_AXIOMS", "LEN1",
-    "CitationSupportCorrectnessAxiom", "ConsensusCoverageAxiom",
-    "CitationValidityCorrectnessAxiom", "DiscourseConnectiveCoherenceAxiom",
+    "COH3", "COH4", "CORR2", "CORR3", "CORR4", "COV4", "COV5", "EXTRA_AXIOMS", "LEN1",
+    "CitationSupportCorrectnessAxiom", "CitationValidityCorrectnessAxiom", "DiscourseConnectiveCoherenceAxiom",
     "PreferenceModel", "QueryAspectCoverageAxiom", "ReferenceSentenceCorrectnessAxiom", "ResponseLengthAxiom",
     "SentenceRedundancyCoverageAxiom", "TenseSwitchCoherenceAxiom",
     # run-level evaluation

@@ -10,7 +10,6 @@ from pyterrier_rag_axioms.aggregation import Cascade, Combinator, Conjunction, M
 from pyterrier_rag_axioms.axioms.citations import CORR2, CORR3, CORR4
 from pyterrier_rag_axioms.axioms.clarity import CLAR1, CLAR2
 from pyterrier_rag_axioms.axioms.coherence import COH1, COH2
-from pyterrier_rag_axioms.axioms.consensus import COV6
 from pyterrier_rag_axioms.axioms.consistency import CONS1, CONS2, CONS3
 from pyterrier_rag_axioms.axioms.correctness import CORR1
 from pyterrier_rag_axioms.axioms.coverage import COV1, COV2, COV3
@@ -29,9 +28,9 @@ RAG_AXIOMS: dict[str, type[Axiom]] = {
     axiom.short_name: axiom for axiom in (COH1, COH2, COV1, COV2, COV3, CONS1, CONS2, CONS3, CORR1, CLAR1, CLAR2)
 }
 
-#: Axioms beyond the paper (length, citations, discourse, redundancy, query coverage, consensus), by short name.
+#: Axioms beyond the paper (length, citations, discourse, redundancy, query coverage), by short name.
 EXTRA_AXIOMS: dict[str, type[Axiom]] = {
-    axiom.short_name: axiom for axiom in (LEN1, COH3, COH4, COV4, COV5, COV6, CORR2, CORR3, CORR4)
+    axiom.short_name: axiom for axiom in (LEN1, COH3, COH4, COV4, COV5, CORR2, CORR3, CORR4)
 }
 
 #: The 21 retrieval axioms adapted to generated responses, by short name.

@@ -1,4 +1,4 @@
-"""The axioms beyond the paper (LEN1, COH3, COH4, COV4, COV5, COV6, CORR2, CORR3, CORR4) on obvious cases."""
+"""The axioms beyond the paper (LEN1, COH3, COH4, COV4, COV5, CORR2, CORR3, CORR4) on obvious cases."""
 
 from __future__ import annotations
 
@@ -100,36 +100,6 @@ def test_cov5_prefers_responses_that_address_the_query_aspects():
     longer = value(pra.COV5(), on_topic + " Paris has many museums.", query=query)
     shorter = value(pra.COV5(), on_topic, query=query)
     assert longer >= shorter or longer == pytest.approx(shorter, abs=1e-6)
-
-
-def pool(*texts: str, qid: str = "q") -> pd.DataFrame:
-    """A response frame of one request's responses, docnos r0, r1, ..."""
-    return pd.DataFrame({"qid": qid, "query": "why is the sky blue", "docno": [f"r{i}" for i in range(len(texts))],
-                         "response": list(texts)})
-
-
-def test_cov6_prefers_the_response_that_says_what_the_others_say():
-    consensus = "Air molecules scatter blue sunlight more strongly, so the sky looks blue."
-    others = ["Blue sunlight is scattered by air molecules.", "The sky looks blue because molecules scatter sunlight."]
-    off_topic = "The ocean reflects the sky, and fish are blue."
-    frame = pool(consensus, off_topic, *others)
-    values = pra.COV6().values(frame).set_index("docno")["COV6_value"]
-    assert values["r0"] > values["r1"]
-    # of the content words of r1, r2, r3, r0 contains: sky, blue (of 5); all but "scattered" (of 5); all 6
-    assert values["r0"] == pytest.approx(np.mean([2 / 5, 4 / 5, 6 / 6]))
-    pairs = pra.COV6()(frame).set_index(["docno_a", "docno_b"])["COV6"]
-    assert pairs[("r0", "r1")] == 1.0
-    assert np.isnan(pra.COV6().values(pool(consensus))["COV6_value"].iloc[0])  # no other response
-
-
-def test_cov6_reads_only_the_responses_of_the_same_request():
-    frame = pool("Blue sky, scattered sunlight.", "Sunlight.", "The sky is blue.")
-    alone = pra.COV6().values(frame)["COV6_value"].to_numpy()
-    other = pool("Sunlight scattered everywhere.", "Cats purr.", qid="q2")
-    mixed = pra.COV6().values(pd.concat([other, frame], ignore_index=True))
-    np.testing.assert_allclose(mixed[mixed["qid"] == "q"]["COV6_value"].to_numpy(), alone)
-    reordered = pra.COV6().values(frame.iloc[::-1])
-    np.testing.assert_allclose(reordered["COV6_value"].to_numpy()[::-1], alone)
 
 
 def test_lexical_primitives():

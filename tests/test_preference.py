@@ -67,21 +67,6 @@ def test_antisymmetric_and_independent_of_row_order_and_other_responses(response
     assert set(forward[model.name].unique()) <= {-1.0, 0.0, 1.0}
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(responses=st.lists(texts, min_size=2, max_size=6), seed=st.integers(0, 1000))
-def test_a_model_over_the_pool_axiom_is_antisymmetric_and_independent_of_row_order(responses, seed):
-    """COV6 reads the other responses of the request; swapping and shuffling the pairs still change nothing."""
-    model = rag.PreferenceModel(axioms=[rag.COV6(), rag.LEN1()], coefficients=[1.5, -0.3], scales=[0.1, 0.5])
-    forward = model(response_frame(responses))
-    shuffled = swap(forward).drop(columns=[model.name, model.probability_column]).sample(frac=1.0, random_state=seed)
-    backward = model(shuffled).set_index(["docno_b", "docno_a"])  # back in forward's orientation
-    keys = list(zip(forward["docno_a"], forward["docno_b"]))
-    np.testing.assert_array_equal(backward.loc[keys, model.name].to_numpy(), -forward[model.name].to_numpy())
-    np.testing.assert_allclose(
-        backward.loc[keys, model.probability_column].to_numpy(), 1.0 - forward[model.probability_column].to_numpy()
-    )
-
-
 def test_min_confidence_abstains_near_one_half():
     frame = response_frame(["sky blue", "sky blue light", "sky " * 30])
     probabilities = cheap_model()(frame)["PreferenceModel_probability"].to_numpy()
@@ -212,16 +197,16 @@ def test_works_in_kwiksort_combinators_agreement_and_parallel(sample_responses):
 def test_default_models_load_and_judge_offline(kind, sample_responses):
     model = rag.PreferenceModel.default(kind)
     weights = model.weights()
-    # the candidates chosen by nested leave-one-topic-out: the length baseline, and consensus with the other runs
-    assert weights["axiom"].tolist() == (["LEN1"] if kind == "crowd" else ["COV6"])
-    assert (weights["prefers"] == "higher").all()
+    # the candidates the one-standard-error rule picks: the fitted length baseline, and paper + new axioms
+    assert (weights["axiom"].tolist() == ["LEN1"]) if kind == "crowd" else (len(weights) >= 5)
+    assert (weights["weight"] != 0).all()
     assert "CLAR1" not in weights["axiom"].tolist()  # offline axioms only
     assert model.truth in {"quality_overall", "TREC_RAG_NUGGET"}
     frame = sample_responses[sample_responses["qid"] == "q1"]
     pairs = model(frame)
     assert pairs["PreferenceModel_probability"].between(0, 1).all()
     assert rag.PreferenceModel.default(kind, name="other").name == "other"
-    if kind == "nuggets":  # COV6 reads each request's pool: .parallel splits a response frame by qid, so it stays
+    if kind == "nuggets":  # the shipped model (spaCy and embedding features) judges the same in .parallel's workers
         pytest.importorskip("pyterrier_alpha")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
