@@ -3,9 +3,10 @@
 Regenerates ``pyterrier_rag_axioms/models/preference-crowd.json`` (CrowdRAG-25, overall quality)
 and ``preference-nuggets.json`` (TREC 2024 RAG nugget scores) from the development slices in
 ``../shared/data`` (or ``$RAG_AXIOMS_SHARED_DATA``), and prints, next to the single axioms and
-majority votes, the leave-one-topic-out cross-validated agreement of every candidate model: each
-topic's pairs are judged by a model fitted on the other topics. Training-set agreement is never
-printed. Only the weights are written, never the data.
+majority votes, the leave-one-topic-out cross-validated agreement of every candidate model (each
+topic's pairs are judged by a model fitted on the other topics) and of the choice among them,
+itself cross-validated (nested: the candidate judging a topic is chosen on the other topics).
+Training-set agreement is never printed. Only the weights are written, never the data.
 
 - CrowdRAG-25: the judged pairs of ``ratings.dev.jsonl.gz``, truth ``quality_overall``.
 - TREC 2024 RAG: all pairs of each topic's answers (one per run), truth the sign of the difference
@@ -18,6 +19,7 @@ Usage: ``make fit`` or ``.venv/bin/python benchmarks/fit_preference_models.py [-
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
@@ -49,17 +51,23 @@ NEW = ["LEN1", "COH3", "COH4", "COV4", "COV5", "CORR2", "CORR3", "CORR4"]
 #: Axioms that read the retrieved context (no preference on the context-free nugget data).
 CONTEXT = {"CONS1", "CONS2", "CORR2", "CORR3"}
 
-#: Candidate models: feature sets and the inverse L2 strength C. Each is cross-validated; per kind,
-#: the one with the highest cross-validated concordance (always deciding; the first on a tie) is
-#: fitted on all development topics and written. The candidates are declared before fitting; the
-#: choice among them is not itself cross-validated, so the chosen figure is slightly optimistic.
+#: Candidate models: feature sets and the inverse L2 strength C, declared before fitting, simplest
+#: first. Each is cross-validated leave-one-topic-out. The choice among them is itself
+#: cross-validated (nested): for each held-out topic, a candidate is chosen by its
+#: leave-one-topic-out concordance on the *other* topics, fitted on those topics, and judges the
+#: held-out one; that nested figure is the honest estimate of the whole procedure. The rule
+#: (``RULES``; the shipped models use ``"one standard error"``): the simplest candidate whose
+#: concordance lies within one binomial standard error of the best one's. The shipped model is the
+#: candidate the same rule picks on all development topics, fitted on all of them.
 CANDIDATES: dict[str, tuple[list[str], float]] = {
     "LEN1 alone": (["LEN1"], 1.0),
     "paper axioms": (PAPER, 1.0),
     "new axioms": (NEW, 1.0),
-    "paper + new, C=1": (PAPER + NEW, 1.0),
     "paper + new, C=0.1": (PAPER + NEW, 0.1),
+    "paper + new, C=1": (PAPER + NEW, 1.0),
 }
+#: For CrowdRAG-25 also: the shipped nugget model as it is (fitted on other data: out of domain).
+TRANSFER = "nugget model (out of domain, no fitting here)"
 
 
 def crowd_pairs() -> pd.DataFrame:
@@ -88,7 +96,76 @@ def half_concordance(predicted: pd.DataFrame, column: str, truth: str) -> tuple[
     return float(row["concordance"]), threshold
 
 
-def report(kind: str, pairs: pd.DataFrame, truth: str, scores: pd.DataFrame | None) -> dict[str, rag.PreferenceModel]:
+def probabilities(model: rag.PreferenceModel, differences: np.ndarray) -> np.ndarray:
+    """The probability that a is better, from unscaled feature differences (as the model computes it)."""
+    scores = (differences / np.asarray(model.scales)) @ np.asarray(model.coefficients)
+    return 1.0 / (1.0 + np.exp(-scores))
+
+
+def concordance(probability: np.ndarray, signs: np.ndarray) -> float:
+    """Share of pairs, among those where both the model and the truth decide, on which they agree."""
+    decided = (signs != 0) & (probability != 0.5)
+    return float(np.mean(np.sign(probability[decided] - 0.5) == signs[decided])) if decided.any() else float("nan")
+
+
+def choose_best(scores: list[float], counts: list[int]) -> int:
+    """The candidate with the highest concordance (the first of equal ones)."""
+    return int(np.nanargmax(scores))
+
+
+def choose_within_one_error(scores: list[float], counts: list[int]) -> int:
+    """The first (simplest) candidate within one binomial standard error of the best concordance."""
+    best = int(np.nanargmax(scores))
+    error = math.sqrt(scores[best] * (1.0 - scores[best]) / max(counts[best], 1))
+    return next(index for index, score in enumerate(scores) if score >= scores[best] - error)
+
+
+#: How to choose among candidates from their cross-validated concordances and decided pairs.
+RULES = {"one standard error": choose_within_one_error, "highest concordance": choose_best}
+RULE = "one standard error"
+
+
+class Candidate:
+    """One candidate model: its features' differences over all judged pairs, computed once."""
+
+    def __init__(self, label: str, model: rag.PreferenceModel, judged: pd.DataFrame, *, fixed: bool = False):
+        self.label, self.model, self.fixed = label, model, fixed
+        self.differences = model.differences(rag.frames.ResponseTable.from_pairs(judged))
+
+    def predict(self, train: np.ndarray, test: np.ndarray, signs: np.ndarray) -> np.ndarray:
+        """Fit on the rows ``train`` (unless fixed) and return the probabilities of the rows ``test``."""
+        if not self.fixed:
+            fitted = train & (signs != 0)
+            self.model._fit_differences(self.differences[fitted], signs[fitted], np.ones(int(fitted.sum())))
+        return probabilities(self.model, self.differences[test])
+
+    def leave_one_out(self, rows: np.ndarray, groups: np.ndarray, signs: np.ndarray) -> np.ndarray:
+        """Leave-one-topic-out probabilities over the rows ``rows`` (NaN elsewhere)."""
+        predicted = np.full(len(groups), np.nan)
+        for group in pd.unique(groups[rows]):
+            held_out = rows & (groups == group)
+            predicted[held_out] = self.predict(rows & (groups != group), held_out, signs)
+        return predicted
+
+
+def figures(judged: pd.DataFrame, probability: np.ndarray, truth: str, label: str, count: int,
+            scores: pd.DataFrame | None) -> dict:
+    """Agreement of held-out probabilities with the truth: always deciding, deciding half, runs' tau."""
+    column = "PreferenceModel"
+    predicted = judged.assign(**{column: np.sign(probability - 0.5), f"{column}_probability": probability})
+    row = rag.agreement(predicted, truth=truth, axioms=[column]).iloc[0]
+    half, threshold = half_concordance(predicted, column, truth)
+    result = {"model": label, "features": count, "decisiveness": row["decisiveness"],
+              "concordance": row["concordance"], "concordance_half": half, "min_confidence_half": threshold}
+    if scores is not None:
+        tau = rag.run_correlation(rag.run_win_rates(predicted, column), rag.mean_run_scores(scores),
+                                  score_first="win_rate", score_second="score")
+        result["kendall_tau_runs"] = tau["tau"]
+    return result
+
+
+def report(kind: str, pairs: pd.DataFrame, truth: str, scores: pd.DataFrame | None,
+           transfer: rag.PreferenceModel | None = None) -> rag.PreferenceModel:
     print(f"\n=== {kind}: {pairs['qid'].nunique()} topics, {len(pairs)} pairs, truth {truth} ===", flush=True)
     start = time.time()
     names = features_for(kind, PAPER + NEW)
@@ -108,38 +185,54 @@ def report(kind: str, pairs: pd.DataFrame, truth: str, scores: pd.DataFrame | No
             wins = rag.run_win_rates(judged, column)
             tau = rag.run_correlation(wins, nuggets, score_first="win_rate", score_second="score")
             print(f"Kendall's tau, runs by {column} win rate vs mean nugget score: {tau['tau']:.3f}")
+
+    judged = judged.reset_index(drop=True)
+    signs = np.nan_to_num(np.sign(pd.to_numeric(judged[truth], errors="coerce").to_numpy(dtype=float)), nan=0.0)
+    groups = judged["qid"].astype(str).to_numpy()
+    everything = np.ones(len(judged), dtype=bool)
+    candidates = [
+        Candidate(label, rag.PreferenceModel(axioms=features_for(kind, features), regularization=c), judged)
+        for label, (features, c) in CANDIDATES.items()
+    ]
+    if transfer is not None:
+        candidates.append(Candidate(TRANSFER, transfer._copy(), judged, fixed=True))
+
     print("\nPreference models, leave-one-topic-out cross-validated (never training-set figures):")
-    rows, fitted = [], {}
-    for label, (candidate, regularization) in CANDIDATES.items():
-        model = rag.PreferenceModel(axioms=features_for(kind, candidate), regularization=regularization)
-        predicted = model.cross_validate(judged, truth=truth)
-        row = rag.agreement(predicted, truth=truth, axioms=[model.name]).iloc[0]
-        half, threshold = half_concordance(predicted, model.name, truth)
-        result = {
-            "model": label,
-            "features": len(model.axioms),
-            "decisiveness": row["decisiveness"],
-            "concordance": row["concordance"],
-            "concordance_half": half,
-            "min_confidence_half": threshold,
-        }
-        if scores is not None:
-            tau = rag.run_correlation(
-                rag.run_win_rates(predicted, model.name), rag.mean_run_scores(scores),
-                score_first="win_rate", score_second="score",
-            )
-            result["kendall_tau_runs"] = tau["tau"]
-        rows.append(result)
-        fitted[label] = model
+    rows, loto = [], {}
+    for candidate in candidates:
+        loto[candidate.label] = candidate.leave_one_out(everything, groups, signs)
+        rows.append(figures(judged, loto[candidate.label], truth, candidate.label, len(candidate.model.axioms), scores))
     print(pd.DataFrame(rows).round(3).to_string(index=False))
-    best = max(rows, key=lambda row: row["concordance"])  # the first of equal ones
-    chosen = rag.PreferenceModel(axioms=features_for(kind, CANDIDATES[best["model"]][0]),
-                                 regularization=CANDIDATES[best["model"]][1])
-    chosen.fit(judged, truth=truth)
-    print(f"\nChosen: {best['model']}; weights fitted on all development topics:")
+
+    print("\nNested: per held-out topic, the candidate chosen on the other topics, by each rule:")
+    nested_rows, nested_figures = [], {}
+    for rule_name, rule in RULES.items():
+        nested, picks = np.full(len(judged), np.nan), []
+        for group in pd.unique(groups):
+            inner = groups != group
+            held_in = [c.leave_one_out(inner, groups, signs)[inner] for c in candidates]
+            decided = [int(((signs[inner] != 0) & (p != 0.5)).sum()) for p in held_in]
+            best = candidates[rule([concordance(p, signs[inner]) for p in held_in], decided)]
+            nested[~inner] = best.predict(inner, ~inner, signs)
+            picks.append(best.label)
+        counts = pd.Series(picks).value_counts()
+        print(f"  {rule_name}: chosen per topic: " + ", ".join(f"{label} ({n})" for label, n in counts.items()))
+        nested_figures[rule_name] = figures(judged, nested, truth, f"nested, {rule_name}", 0, scores)
+        nested_figures[rule_name].pop("features")
+        nested_rows.append(nested_figures[rule_name])
+    print(pd.DataFrame(nested_rows).round(3).to_string(index=False))
+
+    decided = [int(((signs != 0) & (loto[c.label] != 0.5)).sum()) for c in candidates]
+    best = candidates[RULES[RULE]([row["concordance"] for row in rows], decided)]
+    best_row = next(row for row in rows if row["model"] == best.label)
+    chosen = best.model._copy()
+    if not best.fixed:
+        chosen.fit(judged, truth=truth)
+    print(f"\nChosen on all development topics ({RULE}): {best.label}; weights fitted on all of them:")
     print(chosen.weights().round(3).to_string(index=False))
-    chosen.cv = best  # type: ignore[attr-defined]
-    return {"chosen": chosen}
+    chosen.cv = best_row  # type: ignore[attr-defined]
+    chosen.nested = nested_figures[RULE]  # type: ignore[attr-defined]
+    return chosen
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,24 +243,34 @@ def main(argv: list[str] | None = None) -> int:
     if not DATA.is_dir():
         print(f"fit_preference_models: development data not found at {DATA}", file=sys.stderr)
         return 2
-    for kind in arguments.kinds.split(","):
+    kinds = arguments.kinds.split(",")
+    unknown = [kind for kind in kinds if kind not in DEFAULT_MODELS]
+    if unknown:
+        print(f"fit_preference_models: unknown kind {unknown[0]!r}", file=sys.stderr)
+        return 2
+    nugget_source = "TREC 2024 RAG dev nugget assignments, nugget score (all nuggets), all pairs per topic"
+    nugget_model = None
+    for kind in sorted(kinds, key=["nuggets", "crowd"].index):  # the crowd candidates include the nugget model
         if kind == "crowd":
             pairs, truth, scores, source = crowd_pairs(), "quality_overall", None, "CrowdRAG-25 dev, quality_overall"
-        elif kind == "nuggets":
-            (pairs, scores), truth = nugget_pairs(), "TREC_RAG_NUGGET"
-            source = "TREC 2024 RAG dev nugget assignments, nugget score (all nuggets), all pairs per topic"
+            transfer = nugget_model if nugget_model is not None else rag.PreferenceModel.default("nuggets")
         else:
-            print(f"fit_preference_models: unknown kind {kind!r}", file=sys.stderr)
-            return 2
-        model = report(kind, pairs, truth, scores)["chosen"]
+            (pairs, scores), truth, source, transfer = nugget_pairs(), "TREC_RAG_NUGGET", nugget_source, None
+        model = report(kind, pairs, truth, scores, transfer)
+        if kind == "nuggets":
+            nugget_model = model
+        if model.cv["model"] == TRANSFER:
+            source = f"{nugget_source}; chosen for CrowdRAG-25 dev, quality_overall, without fitting there"
         if not arguments.no_write:
             path = MODELS_DIR / DEFAULT_MODELS[kind]
-            cv = {key: (round(value, 4) if isinstance(value, float) else value) for key, value in model.cv.items()}
+            rounded = [{key: (round(value, 4) if isinstance(value, float) else value) for key, value in figures.items()}
+                       for figures in (model.cv, model.nested)]
             model.save(path, metadata={
                 "fitted_on": source,
                 "topics": int(pairs["qid"].nunique()),
                 "pairs": int(len(pairs)),
-                "leave_one_topic_out": cv,
+                "leave_one_topic_out": rounded[0],
+                "nested_leave_one_topic_out": rounded[1],
                 "script": "benchmarks/fit_preference_models.py",
             })
             print(f"wrote {path.relative_to(PROJECT_ROOT)}")
