@@ -101,15 +101,20 @@ def test_cached_run_gives_the_same_preferences_and_a_warm_process_loads_no_model
     assert "nlp" not in analyzer.__dict__ and "encoder" not in similarity.__dict__
 
     # In a new process, through the environment variable and the axioms' default tools.
+    report = _warm_run_in_new_process(responses, list(AXIOM_NAMES), cache_dir, tmp_path)
+    assert report["imported"] == []
+    assert report["preferences"] == uncached[list(AXIOM_NAMES)].values.tolist()
+
+
+def _warm_run_in_new_process(responses: pd.DataFrame, names: list[str], cache_dir: Path, tmp_path: Path) -> dict:
+    """WARM_RUN's report (model libraries imported, preferences) for ``names`` over ``responses`` in a new process."""
     frame_path = tmp_path / "responses.json"
     responses.to_json(frame_path, orient="records")
     completed = subprocess.run(
-        [sys.executable, "-c", WARM_RUN, str(frame_path), ",".join(AXIOM_NAMES)],
+        [sys.executable, "-c", WARM_RUN, str(frame_path), ",".join(names)],
         capture_output=True, text=True, env=_environment(RAG_AXIOMS_CACHE=str(cache_dir)), check=True,
     )
-    report = json.loads(completed.stdout.strip().splitlines()[-1])
-    assert report["imported"] == []
-    assert report["preferences"] == uncached[list(AXIOM_NAMES)].values.tolist()
+    return json.loads(completed.stdout.strip().splitlines()[-1])
 
 
 def test_values_not_cached_yet_are_computed_from_a_parse(responses, tmp_path):
@@ -374,13 +379,7 @@ def test_a_warm_process_runs_the_gen_axioms_without_models(responses, tmp_path):
     pd.testing.assert_frame_equal(warm, uncached, check_exact=True)
     assert "nlp" not in analyzer.__dict__
 
-    frame_path = tmp_path / "responses.json"
-    responses.to_json(frame_path, orient="records")
-    completed = subprocess.run(
-        [sys.executable, "-c", WARM_RUN, str(frame_path), ",".join(names)],
-        capture_output=True, text=True, env=_environment(RAG_AXIOMS_CACHE=str(cache_dir)), check=True,
-    )
-    report = json.loads(completed.stdout.strip().splitlines()[-1])
+    report = _warm_run_in_new_process(responses, names, cache_dir, tmp_path)
     assert report["imported"] == []
     assert report["preferences"] == uncached[names].values.tolist()
 
