@@ -124,10 +124,7 @@ class ReferenceSentenceCorrectnessAxiom(TextFeatureAxiom):
     default_margin_fraction = 0.1
 
     def text_value(self, analysis: TextAnalysis) -> float:
-        sentences = analysis.sentence_texts
-        if not sentences:
-            return float("nan")
-        return sum(bool(REFERENCE_PATTERN.search(sentence)) for sentence in sentences) / len(sentences)
+        return analysis.sentence_share(REFERENCE_PATTERN)
 
 
 CORR2 = CitationSupportCorrectnessAxiom

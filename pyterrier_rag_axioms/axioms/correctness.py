@@ -23,10 +23,7 @@ class CitationSentenceCorrectnessAxiom(TextFeatureAxiom):
     default_margin_fraction = 0.1
 
     def text_value(self, analysis: TextAnalysis) -> float:
-        sentences = analysis.sentence_texts
-        if not sentences:
-            return float("nan")
-        return sum(bool(CITATION_PATTERN.search(sentence)) for sentence in sentences) / len(sentences)
+        return analysis.sentence_share(CITATION_PATTERN)
 
 
 CORR1 = CitationSentenceCorrectnessAxiom

@@ -76,10 +76,7 @@ class DiscourseConnectiveCoherenceAxiom(TextFeatureAxiom):
     default_margin_fraction = 0.1
 
     def text_value(self, analysis: TextAnalysis) -> float:
-        sentences = analysis.sentence_texts
-        if not sentences:
-            return float("nan")
-        return sum(bool(_CONNECTIVE.search(sentence)) for sentence in sentences) / len(sentences)
+        return analysis.sentence_share(_CONNECTIVE)
 
 
 COH3 = TenseSwitchCoherenceAxiom

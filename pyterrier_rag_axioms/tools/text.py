@@ -23,6 +23,7 @@ and when no text needs parsing, spaCy is not even imported.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -171,6 +172,13 @@ class TextAnalysis:
     def sentence_texts(self) -> list[str]:
         """The text of each sentence, stripped."""
         return [sentence.text.strip() for sentence in self.sentences]
+
+    def sentence_share(self, pattern: re.Pattern) -> float:
+        """The share of sentences in which ``pattern`` occurs (NaN for a text without sentences)."""
+        sentences = self.sentence_texts
+        if not sentences:
+            return float("nan")
+        return sum(bool(pattern.search(sentence)) for sentence in sentences) / len(sentences)
 
     @cached_property
     def words(self) -> list[Token]:
