@@ -106,6 +106,25 @@ def test_cached_run_gives_the_same_preferences_and_a_warm_process_loads_no_model
     assert report["preferences"] == uncached[list(AXIOM_NAMES)].values.tolist()
 
 
+def test_a_warm_run_reads_cons2_from_the_cache_without_computing_rouge(responses, tmp_path, monkeypatch):
+    import pyterrier_rag_axioms as rag
+    from pyterrier_rag_axioms.tools.rouge import RougeLsum
+
+    cache_dir = tmp_path / "cache"
+    cold = rag.CONS2(text_analyzer=TextAnalyzer(cache_dir=cache_dir))(responses)
+    assert cold["CONS2"].abs().sum() > 0  # the axiom does prefer
+
+    def no_rouge(self, target, prediction):
+        raise AssertionError("a warm run computed ROUGE again")
+
+    monkeypatch.setattr(RougeLsum, "fmeasure", no_rouge)
+    warm = rag.CONS2(text_analyzer=TextAnalyzer(cache_dir=cache_dir))(responses)
+    pd.testing.assert_frame_equal(warm, cold, check_exact=True)
+    other_context = responses.assign(context=[["Other."]] * len(responses))
+    with pytest.raises(AssertionError, match="computed ROUGE again"):  # another context is computed
+        rag.CONS2(text_analyzer=TextAnalyzer(cache_dir=cache_dir))(other_context)
+
+
 def _warm_run_in_new_process(responses: pd.DataFrame, names: list[str], cache_dir: Path, tmp_path: Path) -> dict:
     """WARM_RUN's report (model libraries imported, preferences) for ``names`` over ``responses`` in a new process."""
     frame_path = tmp_path / "responses.json"
