@@ -2,6 +2,7 @@
 
 from pyterrier_rag_axioms.aggregation import Cascade, Combinator, Conjunction, MajorityVote, WeightedSum
 from pyterrier_rag_axioms.agreement import agreement, agreement_by_dimension, plot_agreement
+from pyterrier_rag_axioms.axioms.answer_first import CORR5, AnswerFirstCorrectnessAxiom
 from pyterrier_rag_axioms.axioms.citations import (
     CORR2,
     CORR3,
@@ -90,6 +91,7 @@ from pyterrier_rag_axioms.axioms.gen import (
     GenerativeTfLncAxiom,
 )
 from pyterrier_rag_axioms.axioms.length import LEN1, ResponseLengthAxiom
+from pyterrier_rag_axioms.axioms.non_answers import COV6, NonAnswerCoverageAxiom
 from pyterrier_rag_axioms.axioms.oracles import (
     TREC_RAG_CROWD,
     TREC_RAG_LLM_ORIG,
@@ -136,10 +138,11 @@ __all__ = [
     "SubjectVerbClosenessCoherenceAxiom", "TextAnalyzer", "WordLengthDeviationCoherenceAxiom",
     "compare_with_margin", "preference_frame", "response_frame",
     # axioms beyond the paper, and the fitted preference model
-    "COH3", "COH4", "CORR2", "CORR3", "CORR4", "COV4", "COV5", "EXTRA_AXIOMS", "LEN1",
-    "CitationSupportCorrectnessAxiom", "CitationValidityCorrectnessAxiom", "DiscourseConnectiveCoherenceAxiom",
-    "PreferenceModel", "QueryAspectCoverageAxiom", "ReferenceSentenceCorrectnessAxiom", "ResponseLengthAxiom",
-    "SentenceRedundancyCoverageAxiom", "TenseSwitchCoherenceAxiom",
+    "COH3", "COH4", "CORR2", "CORR3", "CORR4", "CORR5", "COV4", "COV5", "COV6", "EXTRA_AXIOMS", "LEN1",
+    "AnswerFirstCorrectnessAxiom", "CitationSupportCorrectnessAxiom", "CitationValidityCorrectnessAxiom",
+    "DiscourseConnectiveCoherenceAxiom", "NonAnswerCoverageAxiom", "PreferenceModel", "QueryAspectCoverageAxiom",
+    "ReferenceSentenceCorrectnessAxiom", "ResponseLengthAxiom", "SentenceRedundancyCoverageAxiom",
+    "TenseSwitchCoherenceAxiom",
     # run-level evaluation
     "mean_run_scores", "plot_run_rankings", "run_correlation", "run_win_rates", "win_rates",
     # aggregation and reranking

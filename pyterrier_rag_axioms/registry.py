@@ -7,6 +7,7 @@ Importing this module loads neither spaCy nor torch: the axioms load their model
 from __future__ import annotations
 
 from pyterrier_rag_axioms.aggregation import Cascade, Combinator, Conjunction, MajorityVote, WeightedSum
+from pyterrier_rag_axioms.axioms.answer_first import CORR5
 from pyterrier_rag_axioms.axioms.citations import CORR2, CORR3, CORR4
 from pyterrier_rag_axioms.axioms.clarity import CLAR1, CLAR2
 from pyterrier_rag_axioms.axioms.coherence import COH1, COH2
@@ -16,6 +17,7 @@ from pyterrier_rag_axioms.axioms.coverage import COV1, COV2, COV3
 from pyterrier_rag_axioms.axioms.discourse import COH3, COH4
 from pyterrier_rag_axioms.axioms.gen import GENERATIVE_RETRIEVAL_AXIOMS
 from pyterrier_rag_axioms.axioms.length import LEN1
+from pyterrier_rag_axioms.axioms.non_answers import COV6
 from pyterrier_rag_axioms.axioms.oracles import TREC_RAG_CROWD, TREC_RAG_LLM_ORIG, TREC_RAG_NUGGET
 from pyterrier_rag_axioms.axioms.query_coverage import COV5
 from pyterrier_rag_axioms.axioms.redundancy import COV4
@@ -28,9 +30,10 @@ RAG_AXIOMS: dict[str, type[Axiom]] = {
     axiom.short_name: axiom for axiom in (COH1, COH2, COV1, COV2, COV3, CONS1, CONS2, CONS3, CORR1, CLAR1, CLAR2)
 }
 
-#: Axioms beyond the paper (length, citations, discourse, redundancy, query coverage), by short name.
+#: Axioms beyond the paper (length, citations, discourse, redundancy, query coverage, non-answers,
+#: the opening sentence), by short name.
 EXTRA_AXIOMS: dict[str, type[Axiom]] = {
-    axiom.short_name: axiom for axiom in (LEN1, COH3, COH4, COV4, COV5, CORR2, CORR3, CORR4)
+    axiom.short_name: axiom for axiom in (LEN1, COH3, COH4, COV4, COV5, COV6, CORR2, CORR3, CORR4, CORR5)
 }
 
 #: The 21 retrieval axioms adapted to generated responses, by short name.

@@ -1,4 +1,4 @@
-"""The axioms beyond the paper (LEN1, COH3, COH4, COV4, COV5, CORR2, CORR3, CORR4) on obvious cases."""
+"""The axioms beyond the paper (LEN1, COH3, COH4, COV4, COV5, COV6, CORR2, CORR3, CORR4, CORR5) on obvious cases."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from conftest import prefer
 import pyterrier_rag_axioms as pra
 from pyterrier_rag_axioms import EXTRA_AXIOMS
 from pyterrier_rag_axioms.axioms.citations import REFERENCE_PATTERN
+from pyterrier_rag_axioms.axioms.non_answers import is_non_answer
 from pyterrier_rag_axioms.tools.lexical import cited_numbers, content_words
 
 PASSAGES = [
@@ -100,6 +101,62 @@ def test_cov5_prefers_responses_that_address_the_query_aspects():
     longer = value(pra.COV5(), on_topic + " Paris has many museums.", query=query)
     shorter = value(pra.COV5(), on_topic, query=query)
     assert longer >= shorter or longer == pytest.approx(shorter, abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The provided context does not mention any actions taken by teenagers.",
+        "The documents provided do not contain enough information to answer this.",
+        "According to Doc 3, there is no specific mention of teens.",
+        "According to the context, yes, your mood affects buying.",
+        "Based on the provided references, here is an answer.",
+        "Teen Vogue is not mentioned in the text.",
+        "I'll do my best to answer the question.",
+        "I was unable to find sufficient information on the bill.",
+        "Unfortunately, I cannot answer that.",
+        "Note: these sentences are relevant to the query.",
+    ],
+)
+def test_a_sentence_that_declines_or_talks_about_the_sources_is_a_non_answer(sentence):
+    assert is_non_answer(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The NEA argues that the law does not provide adequate funding for schools [4].",
+        "The Supreme Court ruled that the law did not violate the First Amendment.",
+        "There is no evidence that vaccines cause autism.",
+        "According to a 2020 survey, 52 percent of shoppers use retail therapy.",
+        "Moods such as anger or anxiety can alter the buying decision process.",
+    ],
+)
+def test_a_sentence_about_the_topic_is_an_answer(sentence):
+    assert not is_non_answer(sentence)
+
+
+def test_cov6_prefers_the_response_that_answers():
+    answer = "Teens have started petitions against animal testing. Many joined campaigns by the Humane Society."
+    refusal = "The provided context does not mention what teens have done. I cannot answer the question."
+    assert value(pra.COV6(), answer) == 0.0
+    assert value(pra.COV6(), refusal) == 1.0
+    assert value(pra.COV6(), "According to Doc 2, teens started petitions. Many joined campaigns.") == 0.5
+    assert prefer(pra.COV6(), answer, refusal) == 1.0
+    assert np.isnan(value(pra.COV6(), ""))
+
+
+def test_corr5_prefers_the_response_that_opens_with_the_answer():
+    query = "Why is the sky blue?"
+    direct = "The sky is blue because air molecules scatter blue sunlight more than red. Paris is in France."
+    indirect = "Paris is in France. The sky is blue because air molecules scatter blue sunlight more than red."
+    assert value(pra.CORR5(), direct, query=query) > value(pra.CORR5(), indirect, query=query) + 0.3
+    assert prefer(pra.CORR5(), direct, indirect, query=query) == 1.0
+    # only the opening counts: what follows it changes nothing
+    assert value(pra.CORR5(), direct, query=query) == pytest.approx(
+        value(pra.CORR5(), direct.split(". ")[0] + ".", query=query), abs=1e-6
+    )
+    assert np.isnan(value(pra.CORR5(), "", query=query))
 
 
 def test_lexical_primitives():

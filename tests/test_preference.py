@@ -197,11 +197,12 @@ def test_works_in_kwiksort_combinators_agreement_and_parallel(sample_responses):
 def test_default_models_load_and_judge_offline(kind, sample_responses):
     model = rag.PreferenceModel.default(kind)
     weights = model.weights()
-    # the candidates the one-standard-error rule picks: the fitted length baseline, and paper + new axioms
-    assert (weights["axiom"].tolist() == ["LEN1"]) if kind == "crowd" else (len(weights) >= 5)
+    # the candidate the one-standard-error rule picks: the new axioms fitted on the nugget preferences,
+    # for CrowdRAG-25 as they are (it fits no parameter there)
+    assert len(weights) >= 5 and {"COV6", "CORR5"} <= set(weights["axiom"])
+    assert model.truth == "TREC_RAG_NUGGET"
     assert (weights["weight"] != 0).all()
     assert "CLAR1" not in weights["axiom"].tolist()  # offline axioms only
-    assert model.truth in {"quality_overall", "TREC_RAG_NUGGET"}
     frame = sample_responses[sample_responses["qid"] == "q1"]
     pairs = model(frame)
     assert pairs["PreferenceModel_probability"].between(0, 1).all()

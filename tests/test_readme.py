@@ -66,6 +66,16 @@ def isolated_model_cache(monkeypatch):
     reset_cache_dir()
 
 
+@pytest.fixture(autouse=True)
+def no_files_left_in_the_project():
+    """Files a snippet writes into the working directory (``mine.save("model.json")``) are removed after it."""
+    before = set(PROJECT_ROOT.iterdir())
+    yield
+    for path in set(PROJECT_ROOT.iterdir()) - before:
+        if path.is_file():
+            path.unlink()
+
+
 @pytest.mark.parametrize("name, code", SNIPPETS, ids=[name for name, _ in SNIPPETS])
 def test_readme_snippet_runs(name, code, namespace, monkeypatch, tmp_path):
     monkeypatch.chdir(PROJECT_ROOT)

@@ -10,6 +10,7 @@ import numpy as np
 from pyterrier_rag_axioms.base import FeatureAxiom, parameter, parameters, resolve_tool
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.cache import derived_key
+from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity, resolve_sentence_similarity
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
 
 
@@ -31,6 +32,17 @@ class AnalyzedFeatureAxiom(FeatureAxiom):
             if declared.name not in _NOT_IN_VALUE
         }
         return derived_key(type(self), parameters)
+
+
+@parameters
+class EmbeddingFeatureAxiom(AnalyzedFeatureAxiom):
+    """A feature axiom that also compares texts by the cosine similarity of their sentence embeddings."""
+
+    #: A :class:`SentenceSimilarity` or sentence-transformers model name or path (default: the
+    #: shared all-MiniLM-L6-v2).
+    sentence_similarity: SentenceSimilarity | str | None = parameter(
+        None, resolve=resolve_tool(resolve_sentence_similarity)
+    )
 
 
 class TextFeatureAxiom(AnalyzedFeatureAxiom):

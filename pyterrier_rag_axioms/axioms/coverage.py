@@ -11,27 +11,21 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pyterrier_rag_axioms.axioms._analyzed import AnalyzedFeatureAxiom
+from pyterrier_rag_axioms.axioms._analyzed import EmbeddingFeatureAxiom
 from pyterrier_rag_axioms.base import parameter, parameters, resolve_tool
 from pyterrier_rag_axioms.frames import ResponseTable
-from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity, resolve_sentence_similarity
 from pyterrier_rag_axioms.tools.text import AspectsArgument, resolve_aspects
 
 
 @parameters
-class AspectAxiom(AnalyzedFeatureAxiom):
-    """A feature axiom over the aspects of texts (noun chunks by default) and sentence embeddings."""
+class AspectAxiom(EmbeddingFeatureAxiom):
+    """A feature axiom over the aspects of texts (noun chunks by default) and sentence embeddings (unused by COV1)."""
 
     #: How aspects are extracted: ``"noun_chunks"`` (default; without pronouns),
     #: ``"noun_chunks_with_pronouns"``, ``"entities"`` (as in the ICTIR 2025 experiments), or an
     #: :class:`AspectExtraction`.
     aspects: AspectsArgument = parameter(
         "noun_chunks", resolve=resolve_tool(resolve_aspects), shown=lambda aspects: aspects.name
-    )
-    #: A :class:`SentenceSimilarity` or sentence-transformers model name or path (default: the
-    #: shared all-MiniLM-L6-v2); unused by COV1.
-    sentence_similarity: SentenceSimilarity | str | None = parameter(
-        None, resolve=resolve_tool(resolve_sentence_similarity)
     )
 
     def aspects_of(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
