@@ -354,9 +354,11 @@ class PreferenceModel(Axiom):
     def default(cls, kind: str = "crowd", **overrides: Any) -> PreferenceModel:
         """A shipped model: ``"crowd"`` (CrowdRAG-25 overall quality) or ``"nuggets"`` (TREC 2024 RAG nugget scores).
 
-        Both are fitted on the development judgments by ``benchmarks/fit_preference_models.py``
-        over axioms that run offline; only the weights ship. Keyword arguments override the file's
-        (e.g. ``min_confidence=0.1``, ``name=...``).
+        Both are chosen on the development judgments by ``benchmarks/fit_preference_models.py``
+        among candidates over axioms that run offline; only the weights ship. For ``"crowd"`` the
+        candidates include the nugget model as it is (fitted on 34 times more pairs), and it is the
+        one chosen: its ``truth`` says so (``TREC_RAG_NUGGET``); its metadata holds the figures on
+        CrowdRAG-25. Keyword arguments override the file's (e.g. ``min_confidence=0.1``, ``name=...``).
         """
         return default_model(cls, kind, **overrides)
 
