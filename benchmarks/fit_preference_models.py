@@ -47,7 +47,7 @@ DATA = Path(os.environ.get("RAG_AXIOMS_SHARED_DATA", PROJECT_ROOT.parent / "shar
 #: The ten offline axioms of the paper (CLAR1 needs a LanguageTool server).
 PAPER = ["COH1", "COH2", "COV1", "COV2", "COV3", "CONS1", "CONS2", "CONS3", "CORR1", "CLAR2"]
 #: The axioms beyond the paper.
-NEW = ["LEN1", "COH3", "COH4", "COV4", "COV5", "COV6", "CORR2", "CORR3", "CORR4", "CORR5"]
+NEW = ["LEN1", "COH3", "COH4", "COV4", "COV5", "COV6", "COV7", "CORR2", "CORR3", "CORR4", "CORR5"]
 #: Axioms that read the retrieved context (no preference on the context-free nugget data).
 CONTEXT = {"CONS1", "CONS2", "CORR2", "CORR3"}
 

@@ -100,7 +100,12 @@ from pyterrier_rag_axioms.axioms.oracles import (
     TrecRagLlmOrigAxiom,
     TrecRagNuggetAxiom,
 )
-from pyterrier_rag_axioms.axioms.query_coverage import COV5, QueryAspectCoverageAxiom
+from pyterrier_rag_axioms.axioms.query_coverage import (
+    COV5,
+    COV7,
+    OnTopicAspectCoverageAxiom,
+    QueryAspectCoverageAxiom,
+)
 from pyterrier_rag_axioms.axioms.redundancy import COV4, SentenceRedundancyCoverageAxiom
 from pyterrier_rag_axioms.base import Axiom, FeatureAxiom, compare_with_margin
 from pyterrier_rag_axioms.datasets import trec_rag_2024_dataset
@@ -138,9 +143,10 @@ __all__ = [
     "SubjectVerbClosenessCoherenceAxiom", "TextAnalyzer", "WordLengthDeviationCoherenceAxiom",
     "compare_with_margin", "preference_frame", "response_frame",
     # axioms beyond the paper, and the fitted preference model
-    "COH3", "COH4", "CORR2", "CORR3", "CORR4", "CORR5", "COV4", "COV5", "COV6", "EXTRA_AXIOMS", "LEN1",
+    "COH3", "COH4", "CORR2", "CORR3", "CORR4", "CORR5", "COV4", "COV5", "COV6", "COV7", "EXTRA_AXIOMS", "LEN1",
     "AnswerFirstCorrectnessAxiom", "CitationSupportCorrectnessAxiom", "CitationValidityCorrectnessAxiom",
-    "DiscourseConnectiveCoherenceAxiom", "NonAnswerCoverageAxiom", "PreferenceModel", "QueryAspectCoverageAxiom",
+    "DiscourseConnectiveCoherenceAxiom", "NonAnswerCoverageAxiom", "OnTopicAspectCoverageAxiom", "PreferenceModel",
+    "QueryAspectCoverageAxiom",
     "ReferenceSentenceCorrectnessAxiom", "ResponseLengthAxiom", "SentenceRedundancyCoverageAxiom",
     "TenseSwitchCoherenceAxiom",
     # run-level evaluation

@@ -19,7 +19,7 @@ from pyterrier_rag_axioms.axioms.gen import GENERATIVE_RETRIEVAL_AXIOMS
 from pyterrier_rag_axioms.axioms.length import LEN1
 from pyterrier_rag_axioms.axioms.non_answers import COV6
 from pyterrier_rag_axioms.axioms.oracles import TREC_RAG_CROWD, TREC_RAG_LLM_ORIG, TREC_RAG_NUGGET
-from pyterrier_rag_axioms.axioms.query_coverage import COV5
+from pyterrier_rag_axioms.axioms.query_coverage import COV5, COV7
 from pyterrier_rag_axioms.axioms.redundancy import COV4
 from pyterrier_rag_axioms.base import Axiom
 from pyterrier_rag_axioms.preference import PreferenceModel
@@ -31,9 +31,9 @@ RAG_AXIOMS: dict[str, type[Axiom]] = {
 }
 
 #: Axioms beyond the paper (length, citations, discourse, redundancy, query coverage, non-answers,
-#: the opening sentence), by short name.
+#: on-topic aspects, the opening sentence), by short name.
 EXTRA_AXIOMS: dict[str, type[Axiom]] = {
-    axiom.short_name: axiom for axiom in (LEN1, COH3, COH4, COV4, COV5, COV6, CORR2, CORR3, CORR4, CORR5)
+    axiom.short_name: axiom for axiom in (LEN1, COH3, COH4, COV4, COV5, COV6, COV7, CORR2, CORR3, CORR4, CORR5)
 }
 
 #: The 21 retrieval axioms adapted to generated responses, by short name.

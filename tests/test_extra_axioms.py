@@ -1,4 +1,4 @@
-"""The axioms beyond the paper (LEN1, COH3, COH4, COV4, COV5, COV6, CORR2, CORR3, CORR4, CORR5) on obvious cases."""
+"""The axioms beyond the paper (LEN1, COH3, COH4, COV4, COV5, COV6, COV7, CORR2, CORR3, CORR4, CORR5) on obvious cases."""
 
 from __future__ import annotations
 
@@ -157,6 +157,20 @@ def test_corr5_prefers_the_response_that_opens_with_the_answer():
         value(pra.CORR5(), direct.split(". ")[0] + ".", query=query), abs=1e-6
     )
     assert np.isnan(value(pra.CORR5(), "", query=query))
+
+
+def test_cov7_counts_aspects_of_on_topic_sentences_only():
+    query = "Why is the sky blue?"
+    on_topic = "The sky is blue because air molecules scatter blue sunlight. The scattering is strongest for short waves."
+    off_topic = "The Eiffel Tower attracts many tourists. Paris has famous museums and long boulevards."
+    assert value(pra.COV7(), on_topic, query=query) > value(pra.COV7(), off_topic, query=query)
+    assert prefer(pra.COV7(), on_topic, off_topic, query=query) == 1.0
+    # aspects of an off-topic sentence add far less than their number (COV1 counts each as 1)
+    mixed = value(pra.COV7(), on_topic + " " + off_topic, query=query)
+    assert mixed - value(pra.COV7(), on_topic, query=query) < 0.5 * (
+        value(pra.COV1(), on_topic + " " + off_topic) - value(pra.COV1(), on_topic)
+    )
+    assert value(pra.COV7(), "", query=query) == 0.0  # a sum over no aspects
 
 
 def test_lexical_primitives():

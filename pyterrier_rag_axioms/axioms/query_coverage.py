@@ -1,11 +1,15 @@
-"""Coverage from the viewpoint of the query: is every aspect of the request answered somewhere?"""
+"""Coverage from the viewpoint of the query: is every aspect of the request answered somewhere (COV5),
+and how many aspects does the response state about the request (COV7)?"""
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
 from pyterrier_rag_axioms.axioms.coverage import AspectAxiom
 from pyterrier_rag_axioms.frames import ResponseTable
+from pyterrier_rag_axioms.tools.aspects import normalize_aspect
 
 
 class QueryAspectCoverageAxiom(AspectAxiom):
@@ -39,3 +43,43 @@ class QueryAspectCoverageAxiom(AspectAxiom):
 
 
 COV5 = QueryAspectCoverageAxiom
+
+
+class OnTopicAspectCoverageAxiom(AspectAxiom):
+    """COV7: prefer responses that state more distinct aspects in sentences about the query.
+
+    Intuition: COV1 counts every distinct aspect of a response, also those of sentences that stray
+    from the request; a reader (and a nugget assessor) only gains from the facts about the
+    request. Each distinct aspect of the response (noun chunks by default) counts with the cosine
+    similarity to the query of the most similar sentence it occurs in, negative similarities as 0;
+    the value is the sum. So an aspect stated in an on-topic sentence counts almost fully, one in
+    an off-topic sentence next to nothing, and, unlike COV5, a response that answers more aspects
+    of the request gains. Higher is better; 0 for a response without aspects.
+    """
+
+    short_name = "COV7"
+    default_margin_fraction = 0.1
+
+    def response_values(self, table: ResponseTable) -> np.ndarray:
+        analyses = self.text_analyzer.analyse(table.texts, verbose=self.verbose)
+        sentences = [analysis.sentence_texts for analysis in analyses]
+        distinct = dict.fromkeys(text for group in [table.queries, *sentences] for text in group)
+        self.sentence_similarity.embed(list(distinct), verbose=self.verbose)
+        values = []
+        for query, analysis, response_sentences in zip(table.queries, analyses, sentences):
+            aspects = self.aspects(analysis)
+            if not aspects or not response_sentences:
+                values.append(0.0)
+                continue
+            relevance = self.sentence_similarity.embed(response_sentences) @ self.sentence_similarity.embed([query])[0]
+            normalized = [normalize_aspect(sentence) for sentence in response_sentences]
+            total = 0.0
+            for aspect in aspects:
+                occurs = re.compile(rf"(?<!\w){re.escape(aspect)}(?!\w)")
+                found = [score for score, sentence in zip(relevance, normalized) if occurs.search(sentence)]
+                total += max(0.0, float(max(found))) if found else 0.0
+            values.append(total)
+        return np.array(values, dtype=float)
+
+
+COV7 = OnTopicAspectCoverageAxiom
