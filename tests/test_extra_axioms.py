@@ -1,4 +1,5 @@
-"""The axioms beyond the paper (LEN1, COH3, COH4, COV4, COV5, COV6, COV7, CORR2, CORR3, CORR4, CORR5) on obvious cases."""
+"""The axioms beyond the paper (LEN1, COH3, COH4, COV4, COV5, COV6, COV7, CORR2, CORR3, CORR4, CORR5) on obvious
+cases."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pyterrier_rag_axioms as pra
 from pyterrier_rag_axioms import EXTRA_AXIOMS
 from pyterrier_rag_axioms.axioms.citations import REFERENCE_PATTERN
 from pyterrier_rag_axioms.axioms.non_answers import is_non_answer
+from pyterrier_rag_axioms.axioms.query_coverage import states
 from pyterrier_rag_axioms.tools.lexical import cited_numbers, content_words
 
 PASSAGES = [
@@ -161,7 +163,7 @@ def test_corr5_prefers_the_response_that_opens_with_the_answer():
 
 def test_cov7_counts_aspects_of_on_topic_sentences_only():
     query = "Why is the sky blue?"
-    on_topic = "The sky is blue because air molecules scatter blue sunlight. The scattering is strongest for short waves."
+    on_topic = "The sky is blue because air molecules scatter blue sunlight. Scattering is strongest for short waves."
     off_topic = "The Eiffel Tower attracts many tourists. Paris has famous museums and long boulevards."
     assert value(pra.COV7(), on_topic, query=query) > value(pra.COV7(), off_topic, query=query)
     assert prefer(pra.COV7(), on_topic, off_topic, query=query) == 1.0
@@ -171,6 +173,12 @@ def test_cov7_counts_aspects_of_on_topic_sentences_only():
         value(pra.COV1(), on_topic + " " + off_topic) - value(pra.COV1(), on_topic)
     )
     assert value(pra.COV7(), "", query=query) == 0.0  # a sum over no aspects
+
+
+def test_an_aspect_is_stated_as_whole_words():
+    assert states("the sky is blue", "the sky") and states("blue sky", "sky") and states("sky.", "sky")
+    assert not states("the skyline is blue", "sky") and not states("blue_sky", "sky")
+    assert states("the u.s. senate and the senate", "senate") and states("in the u.s.", "u.s.")
 
 
 def test_lexical_primitives():

@@ -3,8 +3,6 @@ and how many aspects does the response state about the request (COV7)?"""
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from pyterrier_rag_axioms.axioms.coverage import AspectAxiom
@@ -72,14 +70,37 @@ class OnTopicAspectCoverageAxiom(AspectAxiom):
                 values.append(0.0)
                 continue
             relevance = self.sentence_similarity.embed(response_sentences) @ self.sentence_similarity.embed([query])[0]
-            normalized = [normalize_aspect(sentence) for sentence in response_sentences]
-            total = 0.0
-            for aspect in aspects:
-                occurs = re.compile(rf"(?<!\w){re.escape(aspect)}(?!\w)")
-                found = [score for score, sentence in zip(relevance, normalized) if occurs.search(sentence)]
-                total += max(0.0, float(max(found))) if found else 0.0
-            values.append(total)
+            # the sentences about the query, most similar first: an aspect's first one is its best
+            ranked = [
+                (float(relevance[index]), normalize_aspect(response_sentences[index]))
+                for index in np.argsort(-relevance, kind="stable")
+                if relevance[index] > 0
+            ]
+            values.append(
+                sum(next((score for score, sentence in ranked if states(sentence, aspect)), 0.0) for aspect in aspects)
+            )
         return np.array(values, dtype=float)
+
+
+def states(sentence: str, aspect: str) -> bool:
+    """Whether ``aspect`` occurs in ``sentence`` as whole words (both normalised by :func:`normalize_aspect`).
+
+    The same test as the regular expression ``(?<!\\w)aspect(?!\\w)``, by ``str.find``: compiling one
+    expression per aspect made COV7 14 times slower on the development answers.
+    """
+    start = sentence.find(aspect)
+    while start != -1:
+        end = start + len(aspect)
+        if not (start and _is_word_character(sentence[start - 1])) and not (
+            end < len(sentence) and _is_word_character(sentence[end])
+        ):
+            return True
+        start = sentence.find(aspect, start + 1)
+    return False
+
+
+def _is_word_character(character: str) -> bool:
+    return character.isalnum() or character == "_"
 
 
 COV7 = OnTopicAspectCoverageAxiom
