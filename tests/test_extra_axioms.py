@@ -132,6 +132,7 @@ def test_a_sentence_that_declines_or_talks_about_the_sources_is_a_non_answer(sen
         "There is no evidence that vaccines cause autism.",
         "According to a 2020 survey, 52 percent of shoppers use retail therapy.",
         "Moods such as anger or anxiety can alter the buying decision process.",
+        "Philosophers still debate the question of whether free will exists.",
     ],
 )
 def test_a_sentence_about_the_topic_is_an_answer(sentence):

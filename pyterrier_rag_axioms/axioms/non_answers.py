@@ -32,7 +32,7 @@ NON_ANSWER_PATTERNS: tuple[str, ...] = (
     r"\benough information to (?:answer|determine|say|conclude)\b",
     r"\bunable to (?:find|determine|answer|provide|locate)\b",
     # the question and the answerer: "to answer your question", "I cannot ..."
-    r"\b(?:the|your|this) (?:query|question|inquiry)\b",
+    r"\b(?:the|your|this) (?:query|question|inquiry)\b(?! of\b)",  # not "the question of whether ..."
     r"\bI(?:'ll| will| cannot| can't| can not| am unable| was unable| could not| couldn't| do not have| don't have"
     r"| apologi[sz]e| am sorry|'m sorry| am an AI)\b",
     r"\bas an AI\b",
