@@ -83,10 +83,13 @@ def execute_notebook(path: Path, tmp_path: Path, monkeypatch) -> object:
 
     kernel = tmp_path / "kernels" / "rag-axioms-tests"
     kernel.mkdir(parents=True)
+    # a JVM that fails while it shuts down writes its crash report into the temporary folder, not the project
+    java_options = f"{os.environ.get('JAVA_TOOL_OPTIONS', '')} -XX:ErrorFile={tmp_path}/hs_err_pid%p.log".strip()
     spec = {
         "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
         "display_name": "rag-axioms tests",
         "language": "python",
+        "env": {"JAVA_TOOL_OPTIONS": java_options},
     }
     (kernel / "kernel.json").write_text(json.dumps(spec))
     monkeypatch.setenv("JUPYTER_PATH", str(tmp_path))
