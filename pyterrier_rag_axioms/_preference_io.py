@@ -29,6 +29,7 @@ def save_model(model: PreferenceModel, path: str | Path, *, metadata: dict[str, 
         "truth": model.truth,
         "value_transform": model.value_transform,
         "regularization": model.regularization,
+        "follow_directions": model.follow_directions,
         "min_confidence": model.min_confidence,
         "features": [
             {
@@ -75,6 +76,7 @@ def load_model(cls: type[PreferenceModel], path: str | Path, **overrides: Any) -
         "scales": scales,
         "value_transform": document.get("value_transform", "signed_log1p"),
         "regularization": document.get("regularization", 1.0),
+        "follow_directions": document.get("follow_directions", False),
         "min_confidence": document.get("min_confidence", 0.0),
         "truth": document.get("truth"),
         "name": document.get("name"),

@@ -61,6 +61,7 @@ class PreferenceModel(Axiom):
         scales: Sequence[float] | None = None,
         value_transform: Transform = "signed_log1p",
         regularization: float = 1.0,
+        follow_directions: bool = False,
         min_confidence: float = 0.0,
         truth: str | None = None,
         name: str | None = None,
@@ -77,6 +78,10 @@ class PreferenceModel(Axiom):
             value_transform: applied to each value before the difference: ``"signed_log1p"``
                 (``sign(x) log(1 + |x|)``, default; tames counts) or ``"identity"``.
             regularization: the inverse strength ``C`` of the L2 penalty when fitting (default 1).
+            follow_directions: fit each weight only in its axiom's direction, so that a feature can
+                only favour the response its axiom prefers (the higher value where the axiom prefers
+                higher, else the lower one); a feature whose fitted influence would run against its
+                axiom's intuition gets weight 0 (default False: any sign).
             min_confidence: abstain (``0.0``) where the probability lies within this distance of
                 1/2, in [0, 0.5) (default 0: decide except for exact ties).
             truth: what the model was fitted to predict (set by :meth:`fit`; shown by ``repr``).
@@ -104,6 +109,7 @@ class PreferenceModel(Axiom):
         self.scales = (1.0,) * len(features) if scales is None else self._checked(scales, "scales", positive=True)
         self.value_transform = value_transform
         self.regularization = float(regularization)
+        self.follow_directions = bool(follow_directions)
         self.min_confidence = float(min_confidence)
         self.truth = truth
         self.margin_fraction = 0.0
@@ -257,18 +263,36 @@ class PreferenceModel(Axiom):
         return self
 
     def _fit_differences(self, differences: np.ndarray, signs: np.ndarray, sample: np.ndarray) -> None:
-        """Fit scales (root mean square difference) and weights to difference rows and truth signs."""
-        from sklearn.linear_model import LogisticRegression
+        """Fit scales (root mean square difference) and weights to difference rows and truth signs.
+
+        L2-regularised logistic regression without intercept on both orientations of every pair,
+        minimising ``|w|^2 / 2 + C * sum(sample * log(1 + exp(-label * x.w)))`` (scikit-learn's
+        objective) with scipy's L-BFGS-B, which also takes the bounds of ``follow_directions``
+        (scikit-learn's ``LogisticRegression`` takes none).
+        """
+        from scipy.optimize import minimize
+        from scipy.special import expit
 
         scales = np.sqrt(np.mean(differences**2, axis=0))
         scales = np.where(scales > 0, scales, 1.0)
         standardised = differences / scales
         features = np.vstack([standardised, -standardised])  # both orientations of every pair
-        labels = np.concatenate([signs > 0, signs < 0]).astype(int)
-        regression = LogisticRegression(C=self.regularization, fit_intercept=False, max_iter=1000)
-        regression.fit(features, labels, sample_weight=np.concatenate([sample, sample]))
+        labels = np.concatenate([np.sign(signs), -np.sign(signs)])
+        weights = np.concatenate([sample, sample]) * self.regularization
+
+        def objective(coefficients: np.ndarray) -> tuple[float, np.ndarray]:
+            margins = labels * (features @ coefficients)
+            loss = 0.5 * coefficients @ coefficients + weights @ np.logaddexp(0.0, -margins)
+            gradient = coefficients - features.T @ (weights * labels * expit(-margins))
+            return float(loss), gradient
+
+        bounds = None
+        if self.follow_directions:
+            bounds = [(0.0, None) if axiom.prefer_higher else (None, 0.0) for axiom in self.axioms]
+        start = np.zeros(len(self.axioms))
+        result = minimize(objective, start, jac=True, method="L-BFGS-B", bounds=bounds, options={"maxiter": 1000})
         self.scales = tuple(float(scale) for scale in scales)
-        self.coefficients = tuple(float(weight) for weight in regression.coef_[0])
+        self.coefficients = tuple(float(weight) for weight in result.x)
 
     def cross_validate(
         self, judged: pd.DataFrame, *, truth: str = "quality_overall", weight: str | None = None, groups: str = "qid"
@@ -307,6 +331,7 @@ class PreferenceModel(Axiom):
             "scales": self.scales,
             "value_transform": self.value_transform,
             "regularization": self.regularization,
+            "follow_directions": self.follow_directions,
             "min_confidence": self.min_confidence,
             "truth": self.truth,
             "name": self.name,
@@ -366,6 +391,8 @@ class PreferenceModel(Axiom):
         parts = [f"axioms=[{', '.join(map(repr, self.axioms))}]"]
         if self.coefficients is not None:
             parts.append(f"coefficients={[round(weight, 4) for weight in self.coefficients]}")
+        if self.follow_directions:
+            parts.append("follow_directions=True")
         if self.truth is not None:
             parts.append(f"truth={self.truth!r}")
         if self.min_confidence:

@@ -106,6 +106,24 @@ def test_fit_recovers_the_sign_of_a_planted_feature():
     assert row["concordance"] > 0.95 and row["decisiveness"] > 0.9
 
 
+def test_follow_directions_keeps_every_weight_on_its_axioms_side(tmp_path):
+    shorter_wins = planted_pairs()  # the truth prefers the shorter response: against LEN1's intuition
+    longer_wins = shorter_wins.assign(truth=-shorter_wins["truth"])
+    free = rag.PreferenceModel(axioms=[rag.LEN1()]).fit(shorter_wins, truth="truth")
+    following = rag.PreferenceModel(axioms=[rag.LEN1()], follow_directions=True)
+    assert free.coefficients[0] < 0
+    assert following.fit(shorter_wins, truth="truth").coefficients == (0.0,)
+    assert following.weights()["prefers"].tolist() == ["-"]
+    assert set(following(shorter_wins)[following.name]) == {0.0}  # no feature left to decide by
+    # where the truth agrees with the axiom, the bound changes nothing
+    assert following.fit(longer_wins, truth="truth").coefficients[0] == pytest.approx(
+        rag.PreferenceModel(axioms=[rag.LEN1()]).fit(longer_wins, truth="truth").coefficients[0], rel=1e-4
+    )
+    path = tmp_path / "model.json"
+    following.save(path)
+    assert rag.PreferenceModel.load(path).follow_directions and "follow_directions=True" in repr(following)
+
+
 def test_save_and_load_round_trip(tmp_path):
     model = rag.PreferenceModel(axioms=[rag.LEN1(), rag.CORR3(first_index=1)], name="PM").fit(
         planted_pairs(), truth="truth"
@@ -199,9 +217,11 @@ def test_default_models_load_and_judge_offline(kind, sample_responses):
     weights = model.weights()
     # the candidate the one-standard-error rule picks: the new axioms fitted on the nugget preferences,
     # for CrowdRAG-25 as they are (it fits no parameter there)
-    assert len(weights) >= 5 and {"COV6", "CORR5"} <= set(weights["axiom"])
-    assert model.truth == "TREC_RAG_NUGGET"
-    assert (weights["weight"] != 0).all()
+    assert len(weights) >= 5 and {"COV6", "COV7", "CORR5"} <= set(weights["axiom"])
+    assert model.truth == "TREC_RAG_NUGGET" and model.follow_directions
+    # every weight follows its axiom's direction or is 0 (follow_directions), and several are not 0
+    directions = np.array([1.0 if axiom.prefer_higher else -1.0 for axiom in model.axioms])
+    assert (weights["weight"].to_numpy() * directions >= 0).all() and (weights["weight"] != 0).sum() >= 3
     assert "CLAR1" not in weights["axiom"].tolist()  # offline axioms only
     frame = sample_responses[sample_responses["qid"] == "q1"]
     pairs = model(frame)

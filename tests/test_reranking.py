@@ -351,6 +351,38 @@ def test_cli_rerank_rejects_bad_options(tmp_path, capsys):
     assert "2 weights for 1 members" in capsys.readouterr().err
 
 
+def test_cli_ranks_and_judges_by_a_preference_model(tmp_path, capsys):
+    from pyterrier_rag_axioms.cli import main
+    from pyterrier_rag_axioms.preference import PreferenceModel
+
+    responses = _responses({"q1": 3}).assign(
+        query="why is the sky blue",
+        response=["The sky is blue because air scatters blue sunlight [0].", "Paris is in France.",
+                  "I cannot say."],
+    )
+    path = tmp_path / "responses.jsonl"
+    responses.to_json(path, orient="records", lines=True)
+    saved = tmp_path / "model.json"
+    PreferenceModel(axioms=["LEN1"], coefficients=[1.0]).save(saved)
+    ranking = tmp_path / "ranking.jsonl"
+    assert main(["rerank", str(path), "--model", str(saved), "--method", "count", "--output", str(ranking)]) == 0
+    ranked = pd.read_json(ranking, lines=True, dtype={"docno": str})["docno"].tolist()
+    assert ranked == ["d0", "d1", "d2"]  # the longest first
+    assert "PreferenceModel(axioms=[LEN1" in capsys.readouterr().out
+    assert main(["rerank", str(path), "--model", "nuggets", "--output", str(ranking)]) == 0
+    assert pd.read_json(ranking, lines=True, dtype={"docno": str})["docno"].iloc[0] == "d0"  # the answer first
+
+    judged = tmp_path / "pairs.jsonl"
+    assert main([str(path), "--model", "nuggets", "--output", str(judged)]) == 0
+    pairs = pd.read_json(judged, lines=True)
+    assert list(pairs.columns[-2:]) == ["PreferenceModel", "PreferenceModel_probability"]
+    assert pairs["PreferenceModel_probability"].between(0, 1).all()
+    assert main(["rerank", str(path), "--model", "nuggets", "--axioms", "LEN1"]) == 2
+    assert "leave out --axioms, --combine and --weights" in capsys.readouterr().err
+    assert main(["rerank", str(path), "--model", "nowhere.json"]) == 2
+    assert "neither a shipped model (crowd, nuggets) nor a file" in capsys.readouterr().err
+
+
 def test_verbose_shows_progress_of_the_comparisons(capsys):
     frame = _cyclic()
     KwikSort("pref", verbose=True)(frame)

@@ -80,6 +80,32 @@ def build_axioms(
     return axioms
 
 
+def add_model_option(parser: argparse.ArgumentParser) -> None:
+    """The ``--model`` option: a fitted :class:`~pyterrier_rag_axioms.preference.PreferenceModel`."""
+    parser.add_argument(
+        "--model",
+        metavar="KIND_OR_FILE",
+        help="a fitted preference model: a shipped one (crowd, nuggets) or a file saved by PreferenceModel.save",
+    )
+
+
+def build_model(value: str, *, verbose: bool):
+    """The preference model of ``--model``: a shipped kind by name, else a saved JSON file.
+
+    Raises:
+        OSError: the file cannot be read.
+        ValueError: the file is not a saved model.
+    """
+    from pyterrier_rag_axioms.preference import DEFAULT_MODELS, PreferenceModel
+
+    if value in DEFAULT_MODELS:
+        return PreferenceModel.default(value, verbose=verbose)
+    if not os.path.isfile(value):
+        kinds = ", ".join(DEFAULT_MODELS)
+        raise CommandLineError(f"--model {value!r} is neither a shipped model ({kinds}) nor a file")
+    return PreferenceModel.load(value, verbose=verbose)
+
+
 def add_cache_option(parser: argparse.ArgumentParser) -> None:
     """The ``--cache DIR`` option: a persistent cache of parses and embeddings (see README, "Speed")."""
     parser.add_argument(

@@ -13,7 +13,9 @@ import pandas as pd
 from pyterrier_rag_axioms.cli._common import (
     SAMPLE_PATH,
     add_cache_option,
+    add_model_option,
     build_axioms,
+    build_model,
     parse_axiom_names,
     quiet_model_loading,
     shorten,
@@ -67,7 +69,9 @@ def judge_main(argv: Sequence[str]) -> int:
         description="Judge RAG responses with axioms. Subcommands: rerank.",
     )
     parser.add_argument("input", nargs="?", default=str(SAMPLE_PATH), help="response file (JSONL, TSV or Parquet)")
-    parser.add_argument("--axioms", help="comma-separated short names (default: all RAG axioms that can run)")
+    parser.add_argument(
+        "--axioms", help="comma-separated short names (default: all RAG axioms that can run; none with --model)"
+    )
     parser.add_argument("--output", help="save the preference frame (.jsonl, .tsv or .parquet)")
     parser.add_argument(
         "--languagetool-url",
@@ -78,6 +82,7 @@ def judge_main(argv: Sequence[str]) -> int:
         "--aspects", default="noun_chunks", choices=["noun_chunks", "noun_chunks_with_pronouns", "entities"]
     )
     parser.add_argument("--verbose", action="store_true", help="show progress")
+    add_model_option(parser)
     add_cache_option(parser)
     args = parser.parse_args(argv)
 
@@ -88,10 +93,14 @@ def judge_main(argv: Sequence[str]) -> int:
         format_of(args.output)  # an unknown output format fails before any judging
     use_cache_option(args)
     names = parse_axiom_names(args.axioms)
-    if names is None:
+    if names is None and not args.model:
         args.languagetool_url = args.languagetool_url or answering_languagetool_url()
         names = [name for name in DEFAULT_AXIOMS if name != "CLAR1" or args.languagetool_url]
-    axioms = build_axioms(names, languagetool_url=args.languagetool_url, aspects=args.aspects, verbose=args.verbose)
+    axioms = build_axioms(
+        names or [], languagetool_url=args.languagetool_url, aspects=args.aspects, verbose=args.verbose
+    )
+    if args.model:  # after the axioms: its column and its probability
+        axioms.append(build_model(args.model, verbose=args.verbose))
     responses = response_frame(read_responses(args.input))
     if not args.verbose:
         quiet_model_loading()

@@ -12,7 +12,9 @@ from pyterrier_rag_axioms.cli._common import (
     SAMPLE_PATH,
     CommandLineError,
     add_cache_option,
+    add_model_option,
     build_axioms,
+    build_model,
     parse_axiom_names,
     quiet_model_loading,
     shorten,
@@ -106,14 +108,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("input", nargs="?", default=str(SAMPLE_PATH), help="response file (JSONL, TSV or Parquet)")
     parser.add_argument(
         "--axioms",
-        default=",".join(DEFAULT_RERANK_AXIOMS),
-        help="comma-separated short names (default: %(default)s)",
+        help=f"comma-separated short names (default: {','.join(DEFAULT_RERANK_AXIOMS)})",
     )
     parser.add_argument(
         "--combine",
-        default="majority",
         choices=["majority", "cascade", "conjunction", "weighted"],
-        help="how the axioms' preferences are combined (default: %(default)s; cascade asks them in the given order)",
+        help="how the axioms' preferences are combined (default: majority; cascade asks them in the given order)",
     )
     parser.add_argument("--weights", help="comma-separated weights, one per axiom, for --combine weighted")
     parser.add_argument(
@@ -137,18 +137,40 @@ def build_parser() -> argparse.ArgumentParser:
         "--aspects", default="noun_chunks", choices=["noun_chunks", "noun_chunks_with_pronouns", "entities"]
     )
     parser.add_argument("--verbose", action="store_true", help="show progress")
+    add_model_option(parser)
     add_cache_option(parser)
     return parser
+
+
+def combined_axioms(args: argparse.Namespace):
+    """The axioms of ``--axioms`` combined as ``--combine`` says (with ``--weights``, ``--min-decisive-share``)."""
+    from pyterrier_rag_axioms.aggregation import MajorityVote, WeightedSum
+    from pyterrier_rag_axioms.registry import COMBINATORS
+
+    names = parse_axiom_names(args.axioms) or list(DEFAULT_RERANK_AXIOMS)
+    axioms = build_axioms(names, languagetool_url=args.languagetool_url, aspects=args.aspects, verbose=args.verbose)
+    combine = args.combine or "majority"
+    if args.weights and combine != "weighted":
+        raise CommandLineError("--weights needs --combine weighted")
+    if combine == "weighted":
+        weights = None
+        if args.weights:
+            try:
+                weights = [float(weight) for weight in args.weights.split(",")]
+            except ValueError:
+                raise CommandLineError(f"--weights must be numbers, not {args.weights!r}") from None
+        return WeightedSum(*axioms, weights=weights, verbose=args.verbose)
+    if combine == "majority":
+        return MajorityVote(*axioms, min_decisive_share=args.min_decisive_share, verbose=args.verbose)
+    return COMBINATORS[combine](*axioms, verbose=args.verbose)
 
 
 def rerank_main(argv: Sequence[str]) -> int:
     """Rank the responses of a file by combined axiom preferences; print per query and optionally save."""
     args = build_parser().parse_args(argv)
 
-    from pyterrier_rag_axioms.aggregation import MajorityVote, WeightedSum
     from pyterrier_rag_axioms.frames import response_frame
     from pyterrier_rag_axioms.io import read_responses
-    from pyterrier_rag_axioms.registry import COMBINATORS
     from pyterrier_rag_axioms.reranking import AxiomaticReranker
 
     use_cache_option(args)
@@ -156,22 +178,14 @@ def rerank_main(argv: Sequence[str]) -> int:
         quiet_model_loading()
     if args.output:
         check_output(args.output, run_name=args.run_name)
-    names = parse_axiom_names(args.axioms)
-    axioms = build_axioms(names, languagetool_url=args.languagetool_url, aspects=args.aspects, verbose=args.verbose)
-    if args.weights and args.combine != "weighted":
-        raise CommandLineError("--weights needs --combine weighted")
-    if args.combine == "weighted":
-        weights = None
-        if args.weights:
-            try:
-                weights = [float(weight) for weight in args.weights.split(",")]
-            except ValueError:
-                raise CommandLineError(f"--weights must be numbers, not {args.weights!r}") from None
-        source = WeightedSum(*axioms, weights=weights, verbose=args.verbose)
-    elif args.combine == "majority":
-        source = MajorityVote(*axioms, min_decisive_share=args.min_decisive_share, verbose=args.verbose)
+    if args.model:
+        if args.axioms or args.combine or args.weights:
+            raise CommandLineError(
+                "--model ranks by the model's own features: leave out --axioms, --combine and --weights"
+            )
+        source = build_model(args.model, verbose=args.verbose)
     else:
-        source = COMBINATORS[args.combine](*axioms, verbose=args.verbose)
+        source = combined_axioms(args)
     reranker = AxiomaticReranker(source, method=args.method, pivot=args.pivot, seed=args.seed, verbose=args.verbose)
 
     raw = read_responses(args.input)
