@@ -11,6 +11,10 @@ import textwrap
 from collections.abc import Sequence
 from importlib.resources import files
 from importlib.resources.abc import Traversable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pyterrier_rag_axioms.preference import PreferenceModel
 
 #: The sample shipped inside the package (``data/sample/responses.jsonl`` is its readable copy).
 SAMPLE: Traversable = files("pyterrier_rag_axioms") / "sample" / "responses.jsonl"
@@ -89,7 +93,7 @@ def add_model_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_model(value: str, *, verbose: bool):
+def build_model(value: str, *, verbose: bool) -> PreferenceModel:
     """The preference model of ``--model``: a shipped kind by name, else a saved JSON file.
 
     Raises:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -20,6 +21,9 @@ from pyterrier_rag_axioms.cli._common import (
     shorten,
     use_cache_option,
 )
+
+if TYPE_CHECKING:
+    from pyterrier_rag_axioms.aggregation import Combinator
 
 #: The axioms combined when ``--axioms`` is not given.
 DEFAULT_RERANK_AXIOMS = ("COV1", "CONS2", "CORR1")
@@ -142,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def combined_axioms(args: argparse.Namespace):
+def combined_axioms(args: argparse.Namespace) -> Combinator:
     """The axioms of ``--axioms`` combined as ``--combine`` says (with ``--weights``, ``--min-decisive-share``)."""
     from pyterrier_rag_axioms.aggregation import MajorityVote, WeightedSum
     from pyterrier_rag_axioms.registry import COMBINATORS
