@@ -5,8 +5,9 @@ and ``preference-nuggets.json`` (TREC 2024 RAG nugget scores) from the developme
 ``../shared/data`` (or ``$RAG_AXIOMS_SHARED_DATA``), and prints, next to the single axioms and
 majority votes, the leave-one-topic-out cross-validated agreement of every candidate model (each
 topic's pairs are judged by a model fitted on the other topics) and of the choice among them,
-itself cross-validated (nested: the candidate judging a topic is chosen on the other topics).
-Training-set agreement is never printed. Only the weights are written, never the data.
+itself cross-validated (nested: the candidate judging a topic is chosen on the other topics),
+with a 95 % bootstrap interval of the concordance that resamples topics. Training-set agreement
+is never printed. Only the weights are written, never the data.
 
 - CrowdRAG-25: the judged pairs of ``ratings.dev.jsonl.gz``, truth ``quality_overall``.
 - TREC 2024 RAG: all pairs of each topic's answers (one per run), truth the sign of the difference
@@ -160,10 +161,11 @@ def figures(judged: pd.DataFrame, probability: np.ndarray, truth: str, label: st
     """Agreement of held-out probabilities with the truth: always deciding, deciding half, runs' tau."""
     column = "PreferenceModel"
     predicted = judged.assign(**{column: np.sign(probability - 0.5), f"{column}_probability": probability})
-    row = rag.agreement(predicted, truth=truth, axioms=[column]).iloc[0]
+    row = rag.agreement(predicted, truth=truth, axioms=[column], confidence=0.95).iloc[0]
     half, threshold = half_concordance(predicted, column, truth)
     result = {"model": label, "features": count, "decisiveness": row["decisiveness"],
-              "concordance": row["concordance"], "concordance_half": half, "min_confidence_half": threshold}
+              "concordance": row["concordance"], "concordance_low": row["concordance_low"],
+              "concordance_high": row["concordance_high"], "concordance_half": half, "min_confidence_half": threshold}
     if scores is not None:
         tau = rag.run_correlation(rag.run_win_rates(predicted, column), rag.mean_run_scores(scores),
                                   score_first="win_rate", score_second="score")

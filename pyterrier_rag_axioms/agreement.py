@@ -10,6 +10,10 @@ axiom's column), compare the sign of each axiom preference with the sign of the 
 - ``concordance``: share of those where they prefer the same response (0.5 is chance for an
   axiom that guesses; NaN where there are no such pairs);
 - ``accuracy``: share of all pairs where the axiom's preference equals the truth's, ties included.
+
+With ``confidence=0.95``, :func:`agreement` adds ``concordance_low`` and ``concordance_high``: a
+percentile bootstrap interval (scipy) that resamples whole topics (``groups``), since the pairs of
+one topic share their responses and are not independent.
 """
 
 from __future__ import annotations
@@ -96,11 +100,43 @@ def _agreement_row(axiom: np.ndarray, truth: np.ndarray) -> dict[str, float | in
     }
 
 
+def _concordance_interval(
+    axiom: np.ndarray, truth: np.ndarray, groups: np.ndarray, *, confidence: float, resamples: int, seed: int
+) -> tuple[float, float]:
+    """A percentile bootstrap interval of the concordance that resamples whole groups (topics)."""
+    from scipy.stats import bootstrap
+
+    both = (np.sign(axiom) != 0) & (np.sign(truth) != 0) & ~np.isnan(axiom) & ~np.isnan(truth)
+    agree = both & (np.sign(axiom) == np.sign(truth))
+    counts = pd.DataFrame({"group": groups[both], "agree": agree[both]}).groupby("group")["agree"].agg(["sum", "size"])
+    if len(counts) < 2:
+        return float("nan"), float("nan")
+
+    def ratio(agreeing: np.ndarray, decided: np.ndarray, axis: int = -1) -> np.ndarray:
+        return agreeing.sum(axis=axis) / decided.sum(axis=axis)
+
+    result = bootstrap(
+        (counts["sum"].to_numpy(dtype=float), counts["size"].to_numpy(dtype=float)),
+        ratio,
+        paired=True,
+        vectorized=True,
+        confidence_level=confidence,
+        n_resamples=resamples,
+        method="percentile",
+        random_state=seed,
+    )
+    return float(result.confidence_interval.low), float(result.confidence_interval.high)
+
+
 def agreement(
     preferences: pd.DataFrame,
     *,
     truth: str | pd.Series | np.ndarray,
     axioms: Sequence[AxiomLike] | None = None,
+    confidence: float | None = None,
+    groups: str = "qid",
+    resamples: int = 1000,
+    seed: int = 0,
 ) -> pd.DataFrame:
     """How often each axiom agrees with the truth: one row per axiom (see the module documentation).
 
@@ -111,10 +147,16 @@ def agreement(
         truth: the truth's column name, or its values (one per row of ``preferences``).
         axioms: the axioms' column names, or axioms (their ``name`` is used). Default: every
             preference column (:func:`preference_columns`) besides the truth.
+        confidence: where given (e.g. ``0.95``), add the bootstrap interval of the concordance at
+            this level, resampling whole ``groups`` (NaN with fewer than two groups that decide).
+        groups: the column of the topics that the bootstrap resamples (default ``"qid"``).
+        resamples: the number of bootstrap resamples (default 1000).
+        seed: the seed of the resampling (the same seed, the same interval).
 
     Returns:
         A frame with the columns ``axiom``, ``truth``, ``pairs``, ``decisiveness``,
-        ``concordance_pairs``, ``concordance`` and ``accuracy``.
+        ``concordance_pairs``, ``concordance`` and ``accuracy`` (and, with ``confidence``,
+        ``concordance_low`` and ``concordance_high``).
 
     Raises:
         ValueError: a named column is missing, or the truth values do not match the rows.
@@ -136,11 +178,25 @@ def agreement(
         if axioms is None
         else [column_name(axiom) for axiom in axioms]
     )
+    if confidence is not None:
+        if not (isinstance(confidence, int | float) and 0 < confidence < 1):
+            raise ValueError(f"agreement: confidence must lie in (0, 1), e.g. 0.95, not {confidence!r}")
+        if groups not in preferences.columns:
+            raise ValueError(
+                f"agreement: the group column {groups!r} (for the bootstrap) is not in the preference frame"
+            )
+        group_values = preferences[groups].astype(str).to_numpy()
     rows = []
     for name in names:
         values = _preference_values(preferences, name, "axiom")
-        rows.append({"axiom": name, "truth": truth_name, **_agreement_row(values, truth_values)})
-    return pd.DataFrame(rows, columns=AGREEMENT_COLUMNS).astype({"pairs": int, "concordance_pairs": int})
+        row = {"axiom": name, "truth": truth_name, **_agreement_row(values, truth_values)}
+        if confidence is not None:
+            row["concordance_low"], row["concordance_high"] = _concordance_interval(
+                values, truth_values, group_values, confidence=confidence, resamples=resamples, seed=seed
+            )
+        rows.append(row)
+    columns = AGREEMENT_COLUMNS if confidence is None else [*AGREEMENT_COLUMNS, "concordance_low", "concordance_high"]
+    return pd.DataFrame(rows, columns=columns).astype({"pairs": int, "concordance_pairs": int})
 
 
 def agreement_by_dimension(

@@ -97,6 +97,37 @@ def test_empty_frames_give_rows_without_pairs():
     assert table[["decisiveness", "concordance", "accuracy"]].isna().all(axis=None)
 
 
+def test_confidence_adds_a_bootstrap_interval_over_topics():
+    rng = np.random.default_rng(0)
+    truth = rng.choice([-1.0, 1.0], size=200)
+    frame = pd.DataFrame(
+        {
+            "qid": np.repeat([f"t{topic}" for topic in range(10)], 20),
+            "truth": truth,
+            "perfect": truth,
+            "noisy": np.where(rng.random(200) < 0.7, truth, -truth),
+        }
+    )
+    table = agreement(frame, truth="truth", axioms=["perfect", "noisy"], confidence=0.95).set_index("axiom")
+    assert list(table.columns[-2:]) == ["concordance_low", "concordance_high"]
+    assert table.loc["perfect", "concordance_low"] == table.loc["perfect", "concordance_high"] == 1.0
+    noisy = table.loc["noisy"]
+    assert noisy["concordance_low"] < noisy["concordance"] < noisy["concordance_high"]
+    assert 0.5 < noisy["concordance_low"] and noisy["concordance_high"] < 0.9
+    again = agreement(frame, truth="truth", axioms=["noisy"], confidence=0.95)
+    assert again["concordance_low"].iloc[0] == noisy["concordance_low"]  # the same seed, the same interval
+    wider = agreement(frame, truth="truth", axioms=["noisy"], confidence=0.99).iloc[0]
+    assert wider["concordance_low"] <= noisy["concordance_low"]
+    assert wider["concordance_high"] >= noisy["concordance_high"]
+    one_topic = agreement(frame.assign(qid="t"), truth="truth", axioms=["noisy"], confidence=0.95).iloc[0]
+    assert np.isnan(one_topic["concordance_low"]) and np.isnan(one_topic["concordance_high"])
+    assert list(agreement(frame, truth="truth", axioms=["noisy"]).columns) == AGREEMENT_COLUMNS
+    with pytest.raises(ValueError, match="group column 'topic'"):
+        agreement(frame, truth="truth", confidence=0.95, groups="topic")
+    with pytest.raises(ValueError, match="confidence must lie in"):
+        agreement(frame, truth="truth", confidence=95)
+
+
 def test_agreement_by_dimension_tabulates_one_measure():
     frame = _frame()
     table = agreement_by_dimension(frame, truths=["truth", "coverage_deep"], axioms=["X", "Y"])
