@@ -104,12 +104,6 @@ def half_concordance(predicted: pd.DataFrame, column: str, truth: str) -> tuple[
     return float(row["concordance"]), threshold
 
 
-def probabilities(model: rag.PreferenceModel, differences: np.ndarray) -> np.ndarray:
-    """The probability that a is better, from unscaled feature differences (as the model computes it)."""
-    scores = (differences / np.asarray(model.scales)) @ np.asarray(model.coefficients)
-    return 1.0 / (1.0 + np.exp(-scores))
-
-
 def concordance(probability: np.ndarray, signs: np.ndarray) -> float:
     """Share of pairs, among those where both the model and the truth decide, on which they agree."""
     decided = (signs != 0) & (probability != 0.5)
@@ -145,7 +139,7 @@ class Candidate:
         if not self.fixed:
             fitted = train & (signs != 0)
             self.model._fit_differences(self.differences[fitted], signs[fitted], np.ones(int(fitted.sum())))
-        return probabilities(self.model, self.differences[test])
+        return self.model.probabilities_of(self.differences[test])
 
     def leave_one_out(self, rows: np.ndarray, groups: np.ndarray, signs: np.ndarray) -> np.ndarray:
         """Leave-one-topic-out probabilities over the rows ``rows`` (NaN elsewhere)."""

@@ -83,20 +83,23 @@ def preference_columns(preferences: pd.DataFrame, *, exclude: Sequence[str] = ()
     return columns
 
 
-def _agreement_row(axiom: np.ndarray, truth: np.ndarray) -> dict[str, float | int]:
+def _compared(axiom: np.ndarray, truth: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: whether both values are known, the axiom decides, both decide, and their signs are equal."""
     known = ~np.isnan(axiom) & ~np.isnan(truth)
-    axiom_sign = np.sign(axiom[known])
-    truth_sign = np.sign(truth[known])
-    equal = axiom_sign == truth_sign
-    decisive = axiom_sign != 0
-    both = decisive & (truth_sign != 0)
+    axiom_sign, truth_sign = np.sign(axiom), np.sign(truth)
+    decisive = known & (axiom_sign != 0)
+    return known, decisive, decisive & (truth_sign != 0), known & (axiom_sign == truth_sign)
+
+
+def _agreement_row(axiom: np.ndarray, truth: np.ndarray) -> dict[str, float | int]:
+    known, decisive, both, equal = _compared(axiom, truth)
     pairs = int(known.sum())
     return {
         "pairs": pairs,
-        "decisiveness": float(decisive.mean()) if pairs else np.nan,
+        "decisiveness": float(decisive[known].mean()) if pairs else np.nan,
         "concordance_pairs": int(both.sum()),
         "concordance": float(equal[both].mean()) if both.any() else np.nan,
-        "accuracy": float(equal.mean()) if pairs else np.nan,
+        "accuracy": float(equal[known].mean()) if pairs else np.nan,
     }
 
 
@@ -106,9 +109,8 @@ def _concordance_interval(
     """A percentile bootstrap interval of the concordance that resamples whole groups (topics)."""
     from scipy.stats import bootstrap
 
-    both = (np.sign(axiom) != 0) & (np.sign(truth) != 0) & ~np.isnan(axiom) & ~np.isnan(truth)
-    agree = both & (np.sign(axiom) == np.sign(truth))
-    counts = pd.DataFrame({"group": groups[both], "agree": agree[both]}).groupby("group")["agree"].agg(["sum", "size"])
+    _, _, both, equal = _compared(axiom, truth)
+    counts = pd.DataFrame({"group": groups[both], "agree": equal[both]}).groupby("group")["agree"].agg(["sum", "size"])
     if len(counts) < 2:
         return float("nan"), float("nan")
 

@@ -163,8 +163,12 @@ class PreferenceModel(Axiom):
 
     def probabilities(self, table: ResponseTable) -> np.ndarray:
         """The probability that response a is better, for each pair of ``table``."""
-        weights = np.asarray(self._require_fitted())
-        scores = (self.differences(table) / np.asarray(self.scales)) @ weights
+        self._require_fitted()
+        return self.probabilities_of(self.differences(table))
+
+    def probabilities_of(self, differences: np.ndarray) -> np.ndarray:
+        """The probability that response a is better from the unscaled feature differences of :meth:`differences`."""
+        scores = (differences / np.asarray(self.scales)) @ np.asarray(self._require_fitted())
         return 1.0 / (1.0 + np.exp(-scores))
 
     def decide(self, probabilities: np.ndarray) -> np.ndarray:
@@ -318,8 +322,7 @@ class PreferenceModel(Axiom):
                 raise ValueError(f"{where}: leaving out {groups} {group!r} leaves no judged pair to fit")
             fold._fit_differences(differences[train], signs[train], sample[train])
             held_out = labels == group
-            scores = (differences[held_out] / np.asarray(fold.scales)) @ np.asarray(fold.coefficients)
-            probabilities[held_out] = 1.0 / (1.0 + np.exp(-scores))
+            probabilities[held_out] = fold.probabilities_of(differences[held_out])
         pairs[self.name] = self.decide(probabilities)
         pairs[self.probability_column] = probabilities
         return pairs

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import abstractmethod
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -43,6 +44,12 @@ class EmbeddingFeatureAxiom(AnalyzedFeatureAxiom):
     sentence_similarity: SentenceSimilarity | str | None = parameter(
         None, resolve=resolve_tool(resolve_sentence_similarity)
     )
+
+    def embed_distinct(self, groups: Iterable[Iterable[str]]) -> None:
+        """Encode the distinct texts of ``groups`` in one batch, so that later look-ups find them encoded."""
+        self.sentence_similarity.embed(
+            list(dict.fromkeys(text for group in groups for text in group)), verbose=self.verbose
+        )
 
 
 class TextFeatureAxiom(AnalyzedFeatureAxiom):

@@ -61,9 +61,7 @@ class AspectRedundancyCoverageAxiom(AspectAxiom):
 
     def response_values(self, table: ResponseTable) -> np.ndarray:
         aspects_per_text = self.aspects_of(table.texts)
-        self.sentence_similarity.embed(
-            list(dict.fromkeys(aspect for aspects in aspects_per_text for aspect in aspects)), verbose=self.verbose
-        )
+        self.embed_distinct(aspects_per_text)
         values = []
         for aspects in aspects_per_text:
             if not aspects:
@@ -92,8 +90,7 @@ class AspectSentenceCoverageAxiom(AspectAxiom):
         targets = self.target_aspects(table)
         analyses = self.text_analyzer.analyse(table.texts, verbose=self.verbose)
         sentences = [analysis.sentence_texts for analysis in analyses]
-        distinct_texts = dict.fromkeys(text for group in [*targets, *sentences] for text in group)
-        self.sentence_similarity.embed(list(distinct_texts), verbose=self.verbose)
+        self.embed_distinct([*targets, *sentences])
         centroids: dict[tuple[str, ...], np.ndarray] = {}
         values = []
         for aspects, response_sentences in zip(targets, sentences):

@@ -28,8 +28,7 @@ class QueryAspectCoverageAxiom(AspectAxiom):
     def response_values(self, table: ResponseTable) -> np.ndarray:
         query_aspects = [aspects or (query,) for aspects, query in zip(self.aspects_of(table.queries), table.queries)]
         sentences = [analysis.sentence_texts for analysis in self.text_analyzer.analyse(table.texts)]
-        distinct = dict.fromkeys(text for group in [*query_aspects, *sentences] for text in group)
-        self.sentence_similarity.embed(list(distinct), verbose=self.verbose)
+        self.embed_distinct([*query_aspects, *sentences])
         values = []
         for aspects, response_sentences in zip(query_aspects, sentences):
             if not response_sentences:
@@ -61,8 +60,7 @@ class OnTopicAspectCoverageAxiom(AspectAxiom):
     def response_values(self, table: ResponseTable) -> np.ndarray:
         analyses = self.text_analyzer.analyse(table.texts, verbose=self.verbose)
         sentences = [analysis.sentence_texts for analysis in analyses]
-        distinct = dict.fromkeys(text for group in [table.queries, *sentences] for text in group)
-        self.sentence_similarity.embed(list(distinct), verbose=self.verbose)
+        self.embed_distinct([table.queries, *sentences])
         values = []
         for query, analysis, response_sentences in zip(table.queries, analyses, sentences):
             aspects = self.aspects(analysis)
