@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from pyterrier_rag_axioms._bootstrap import check_confidence, topic_interval
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS
 from pyterrier_rag_axioms.judgments.crowdrag import CROWDRAG_DIMENSIONS, JUDGMENT_COLUMNS
 
@@ -107,27 +108,14 @@ def _concordance_interval(
     axiom: np.ndarray, truth: np.ndarray, groups: np.ndarray, *, confidence: float, resamples: int, seed: int
 ) -> tuple[float, float]:
     """A percentile bootstrap interval of the concordance that resamples whole groups (topics)."""
-    from scipy.stats import bootstrap
-
     _, _, both, equal = _compared(axiom, truth)
     counts = pd.DataFrame({"group": groups[both], "agree": equal[both]}).groupby("group")["agree"].agg(["sum", "size"])
-    if len(counts) < 2:
-        return float("nan"), float("nan")
+    agreeing, decided = counts["sum"].to_numpy(dtype=float), counts["size"].to_numpy(dtype=float)
 
-    def ratio(agreeing: np.ndarray, decided: np.ndarray, axis: int = -1) -> np.ndarray:
-        return agreeing.sum(axis=axis) / decided.sum(axis=axis)
+    def ratio(topics: np.ndarray, axis: int = -1) -> np.ndarray:
+        return agreeing[topics].sum(axis=axis) / decided[topics].sum(axis=axis)
 
-    result = bootstrap(
-        (counts["sum"].to_numpy(dtype=float), counts["size"].to_numpy(dtype=float)),
-        ratio,
-        paired=True,
-        vectorized=True,
-        confidence_level=confidence,
-        n_resamples=resamples,
-        method="percentile",
-        random_state=seed,
-    )
-    return float(result.confidence_interval.low), float(result.confidence_interval.high)
+    return topic_interval(ratio, len(counts), confidence=confidence, resamples=resamples, seed=seed, vectorized=True)
 
 
 def agreement(
@@ -181,8 +169,7 @@ def agreement(
         else [column_name(axiom) for axiom in axioms]
     )
     if confidence is not None:
-        if not (isinstance(confidence, int | float) and 0 < confidence < 1):
-            raise ValueError(f"agreement: confidence must lie in (0, 1), e.g. 0.95, not {confidence!r}")
+        check_confidence(confidence, caller="agreement")
         if groups not in preferences.columns:
             raise ValueError(
                 f"agreement: the group column {groups!r} (for the bootstrap) is not in the preference frame"

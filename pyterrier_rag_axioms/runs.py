@@ -9,7 +9,8 @@ a preference frame of all pairs of a topic's responses says how often each run b
 - :func:`run_win_rates`: the mean win rate of each run over topics, ranked;
 - :func:`mean_run_scores`: the mean over topics of a per-response score (e.g. the nugget score of
   :func:`~pyterrier_rag_axioms.datasets.nugget_scores`), ranked;
-- :func:`run_correlation`: Kendall's tau (scipy) between two run-level scores;
+- :func:`run_correlation`: Kendall's tau (scipy) between two run-level scores, with a bootstrap
+  interval over topics where both are given per topic;
 - :func:`plot_run_rankings`: the two rankings side by side, one line per run.
 """
 
@@ -21,6 +22,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms._bootstrap import check_confidence, topic_interval
 from pyterrier_rag_axioms.agreement import column_name
 
 if TYPE_CHECKING:
@@ -28,8 +30,6 @@ if TYPE_CHECKING:
 
 #: The columns of :func:`win_rates`.
 WIN_RATE_COLUMNS: list[str] = ["qid", "run", "comparisons", "wins", "losses", "ties", "win_rate"]
-
-
 
 
 def win_rates(preferences: pd.DataFrame, source: object) -> pd.DataFrame:
@@ -110,27 +110,105 @@ def mean_run_scores(scores: pd.DataFrame, *, score: str = "score", run: str = "d
     return _ranked(table.reset_index(), score)
 
 
-def run_correlation(first: pd.DataFrame, second: pd.DataFrame, *, score_first: str, score_second: str) -> dict:
+def _runs_by_topic(table: pd.DataFrame, score: str, which: str) -> pd.DataFrame:
+    """A table's scores as a (topic x run) matrix; a run-level table (no ``qid``) is one row."""
+    context = f"run_correlation ({which} table)"
+    pt.validate.columns(table, includes=["run", score], context=context)
+    keys = ["qid", "run"] if "qid" in table.columns else ["run"]
+    frame = pd.DataFrame({key: table[key].astype(str) for key in keys}).assign(score=pd.to_numeric(table[score]))
+    duplicated = frame.duplicated(keys)
+    if duplicated.any():
+        where = ", ".join(map(str, frame.loc[duplicated, keys].iloc[0]))
+        raise ValueError(f"{context}: more than one row for {'/'.join(keys)} {where}")
+    if "qid" not in keys:
+        return frame.set_index("run")[["score"]].T
+    return frame.pivot(index="qid", columns="run", values="score")
+
+
+def _tau_of_means(first: np.ndarray, second: np.ndarray) -> tuple[float, float, int]:
+    """Kendall's tau-b of the two matrices' column means (NaN cells left out), over runs both score."""
+    from scipy.stats import kendalltau
+
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_first = np.nansum(first, axis=0) / (~np.isnan(first)).sum(axis=0)
+        mean_second = np.nansum(second, axis=0) / (~np.isnan(second)).sum(axis=0)
+    both = np.isfinite(mean_first) & np.isfinite(mean_second)
+    if both.sum() < 2:
+        return float("nan"), float("nan"), int(both.sum())
+    result = kendalltau(mean_first[both], mean_second[both])
+    return float(result.statistic), float(result.pvalue), int(both.sum())
+
+
+def run_correlation(
+    first: pd.DataFrame,
+    second: pd.DataFrame,
+    *,
+    score_first: str,
+    score_second: str,
+    confidence: float | None = None,
+    resamples: int = 1000,
+    seed: int = 0,
+) -> dict:
     """Kendall's tau (tau-b, scipy) between two run-level scores over the runs both have.
 
     Args:
-        first: a run-level table with ``run`` and ``score_first`` (e.g. :func:`run_win_rates`).
-        second: another with ``run`` and ``score_second`` (e.g. :func:`mean_run_scores`).
+        first: a run-level table with ``run`` and ``score_first`` (e.g. :func:`run_win_rates`), or a
+            per-topic table that has ``qid`` as well (e.g. :func:`win_rates`): its scores are
+            averaged over its topics first, every topic counting the same.
+        second: another, e.g. :func:`mean_run_scores`, or per topic
+            ``nugget_scores(assignments).rename(columns={"docno": "run"})``.
+        score_first: the score column of ``first``.
+        score_second: the score column of ``second``.
+        confidence: where given (e.g. ``0.95``), add a percentile bootstrap interval of tau at
+            this level that resamples whole topics (scipy): both tables must then be per-topic
+            tables of the same topics.
+        resamples: the number of bootstrap resamples (default 1000).
+        seed: the seed of the resampling (the same seed, the same interval).
 
     Returns:
-        ``{"tau": ..., "p_value": ..., "runs": ...}``.
-    """
-    from scipy.stats import kendalltau
+        ``{"tau": ..., "p_value": ..., "runs": ...}``, and with ``confidence`` also ``"tau_low"``,
+        ``"tau_high"`` and ``"topics"`` (NaN bounds with fewer than two topics).
 
-    for table, column, which in ((first, score_first, "first"), (second, score_second, "second")):
-        pt.validate.columns(table, includes=["run", column], context=f"run_correlation ({which} table)")
-    both = first[["run", score_first]].merge(second[["run", score_second]], on="run", suffixes=("_first", "_second"))
-    left = score_first if score_first != score_second else f"{score_first}_first"
-    right = score_second if score_first != score_second else f"{score_second}_second"
-    if len(both) < 2:
-        return {"tau": float("nan"), "p_value": float("nan"), "runs": len(both)}
-    result = kendalltau(both[left], both[right])
-    return {"tau": float(result.statistic), "p_value": float(result.pvalue), "runs": len(both)}
+    Raises:
+        pt.validate.InputValidationError: a column is missing.
+        ValueError: a table has two rows for one run (per topic), or ``confidence`` is given and
+            the tables are not per-topic tables of the same topics.
+    """
+    if confidence is not None:
+        check_confidence(confidence, caller="run_correlation")
+    matrix_first = _runs_by_topic(first, score_first, "first")
+    matrix_second = _runs_by_topic(second, score_second, "second")
+    runs = matrix_first.columns.intersection(matrix_second.columns, sort=False)
+    tau, p_value, compared = _tau_of_means(
+        matrix_first[runs].to_numpy(dtype=float), matrix_second[runs].to_numpy(dtype=float)
+    )
+    result = {"tau": tau, "p_value": p_value, "runs": compared}
+    if confidence is None:
+        return result
+    for table, which in ((first, "first"), (second, "second")):
+        if "qid" not in table.columns:
+            raise ValueError(
+                f"run_correlation: confidence needs per-topic tables, but the {which} table has no 'qid' column "
+                "(pass e.g. win_rates(...) rather than run_win_rates(...))"
+            )
+    topics = matrix_first.index
+    if not topics.sort_values().equals(matrix_second.index.sort_values()):
+        raise ValueError(
+            f"run_correlation: confidence needs both tables over the same topics, but the first has "
+            f"{len(topics)} and the second {len(matrix_second.index)}, "
+            f"{len(topics.intersection(matrix_second.index))} of them shared"
+        )
+    by_topic_first = matrix_first.loc[topics, runs].to_numpy(dtype=float)
+    by_topic_second = matrix_second.loc[topics, runs].to_numpy(dtype=float)
+
+    def tau_of(resampled: np.ndarray) -> float:
+        return _tau_of_means(by_topic_first[resampled], by_topic_second[resampled])[0]
+
+    result["tau_low"], result["tau_high"] = topic_interval(
+        tau_of, len(topics), confidence=confidence, resamples=resamples, seed=seed
+    )
+    result["topics"] = len(topics)
+    return result
 
 
 def side_by_side(first: pd.DataFrame, second: pd.DataFrame, *, score_first: str, score_second: str) -> pd.DataFrame:

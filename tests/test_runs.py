@@ -74,3 +74,58 @@ def test_plot_run_rankings():
     ax = rag.plot_run_rankings(wins, scores, score_first="win_rate", score_second="score")
     assert "Kendall's tau" in ax.get_title()
     assert len(ax.lines) == 3
+
+
+def per_topic_scores(topics: int, runs: int, seed: int) -> pd.DataFrame:
+    """A score per (topic, run): the run's own quality plus topic noise."""
+    rng = np.random.default_rng(seed)
+    quality = np.linspace(1.0, 0.0, runs)
+    return pd.DataFrame(
+        [{"qid": f"t{t}", "run": f"r{r}", "score": quality[r] + rng.normal(0, 0.4)}
+         for t in range(topics) for r in range(runs)]
+    )
+
+
+def test_per_topic_tables_are_averaged_over_topics_first():
+    scores = per_topic_scores(5, 6, seed=1)
+    preferences = preferences_of({qid: dict(zip(topic["run"], topic["score"])) for qid, topic in scores.groupby("qid")})
+    per_topic = rag.run_correlation(rag.win_rates(preferences, "P"), scores,
+                                    score_first="win_rate", score_second="score")
+    run_level = rag.run_correlation(rag.run_win_rates(preferences, "P"), rag.mean_run_scores(scores, run="run"),
+                                    score_first="win_rate", score_second="score")
+    assert per_topic == run_level
+    assert per_topic["runs"] == 6
+
+
+def test_confidence_adds_a_bootstrap_interval_over_topics():
+    scores = per_topic_scores(8, 6, seed=2)
+    same = rag.run_correlation(scores, scores, score_first="score", score_second="score", confidence=0.95)
+    assert same["tau"] == same["tau_low"] == same["tau_high"] == pytest.approx(1.0)
+    assert same["topics"] == 8
+    other = per_topic_scores(8, 6, seed=3)
+    noisy = rag.run_correlation(scores, other, score_first="score", score_second="score", confidence=0.95)
+    assert noisy["tau_low"] <= noisy["tau"] <= noisy["tau_high"]
+    assert noisy["tau_low"] < noisy["tau_high"]
+    again = rag.run_correlation(scores, other, score_first="score", score_second="score", confidence=0.95)
+    assert again == noisy
+    wider = rag.run_correlation(scores, other, score_first="score", score_second="score", confidence=0.99)
+    assert wider["tau_low"] <= noisy["tau_low"] and wider["tau_high"] >= noisy["tau_high"]
+    one_topic = scores[scores["qid"] == "t0"]
+    single = rag.run_correlation(one_topic, one_topic, score_first="score", score_second="score", confidence=0.95)
+    assert np.isnan(single["tau_low"]) and np.isnan(single["tau_high"])
+
+
+def test_run_correlation_errors():
+    scores = per_topic_scores(3, 4, seed=4)
+    runs = rag.mean_run_scores(scores, run="run")
+    with pytest.raises(ValueError, match="second table has no 'qid'"):
+        rag.run_correlation(scores, runs, score_first="score", score_second="score", confidence=0.95)
+    with pytest.raises(ValueError, match="same topics"):
+        rag.run_correlation(scores, scores[scores["qid"] != "t0"], score_first="score", score_second="score",
+                            confidence=0.95)
+    with pytest.raises(ValueError, match="confidence must lie in"):
+        rag.run_correlation(scores, scores, score_first="score", score_second="score", confidence=95)
+    with pytest.raises(ValueError, match="more than one row for qid/run t0, r0"):
+        rag.run_correlation(pd.concat([scores, scores.head(1)]), scores, score_first="score", score_second="score")
+    with pytest.raises(Exception, match="win_rate"):
+        rag.run_correlation(scores, scores, score_first="win_rate", score_second="score")

@@ -1,0 +1,54 @@
+"""Bootstrap intervals that resample whole topics (scipy), for agreement and run-level figures.
+
+The pairs (or responses) of one topic share their texts, so they are not independent draws:
+an interval that resampled them one by one would be too narrow. Both :func:`~pyterrier_rag_axioms.agreement.agreement`
+and :func:`~pyterrier_rag_axioms.runs.run_correlation` therefore resample topics, through one rule here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+
+def check_confidence(confidence: object, *, caller: str) -> None:
+    """Raise a ValueError unless ``confidence`` is a number strictly between 0 and 1."""
+    if isinstance(confidence, bool) or not (isinstance(confidence, int | float) and 0 < confidence < 1):
+        raise ValueError(f"{caller}: confidence must lie in (0, 1), e.g. 0.95, not {confidence!r}")
+
+
+def topic_interval(
+    statistic: Callable[..., float | np.ndarray],
+    topics: int,
+    *,
+    confidence: float,
+    resamples: int,
+    seed: int,
+    vectorized: bool = False,
+) -> tuple[float, float]:
+    """A percentile bootstrap interval of ``statistic`` over resampled topics.
+
+    Args:
+        statistic: maps an array of topic positions (``0 .. topics - 1``, drawn with replacement)
+            to the figure; with ``vectorized``, it takes ``axis`` and a batch of such arrays.
+        topics: how many topics there are (NaN bounds with fewer than two).
+        confidence: the level of the interval, e.g. 0.95.
+        resamples: the number of bootstrap resamples.
+        seed: the seed of the resampling (the same seed, the same interval).
+        vectorized: whether ``statistic`` handles a batch of resamples at once.
+    """
+    from scipy.stats import bootstrap
+
+    if topics < 2:
+        return float("nan"), float("nan")
+    result = bootstrap(
+        (np.arange(topics),),
+        statistic,
+        vectorized=vectorized,
+        confidence_level=confidence,
+        n_resamples=resamples,
+        method="percentile",
+        random_state=seed,
+    )
+    return float(result.confidence_interval.low), float(result.confidence_interval.high)
