@@ -6,8 +6,8 @@ and ``preference-nuggets.json`` (TREC 2024 RAG nugget scores) from the developme
 majority votes, the leave-one-topic-out cross-validated agreement of every candidate model (each
 topic's pairs are judged by a model fitted on the other topics) and of the choice among them,
 itself cross-validated (nested: the candidate judging a topic is chosen on the other topics),
-with a 95 % bootstrap interval of the concordance that resamples topics. Training-set agreement
-is never printed. Only the weights are written, never the data.
+with 95 % bootstrap intervals of the concordance and of the runs' Kendall's tau that resample
+topics. Training-set agreement is never printed. Only the weights are written, never the data.
 
 - CrowdRAG-25: the judged pairs of ``ratings.dev.jsonl.gz``, truth ``quality_overall``.
 - TREC 2024 RAG: all pairs of each topic's answers (one per run), truth the sign of the difference
@@ -161,9 +161,10 @@ def figures(judged: pd.DataFrame, probability: np.ndarray, truth: str, label: st
               "concordance": row["concordance"], "concordance_low": row["concordance_low"],
               "concordance_high": row["concordance_high"], "concordance_half": half, "min_confidence_half": threshold}
     if scores is not None:
-        tau = rag.run_correlation(rag.run_win_rates(predicted, column), rag.mean_run_scores(scores),
-                                  score_first="win_rate", score_second="score")
-        result["kendall_tau_runs"] = tau["tau"]
+        tau = rag.run_correlation(rag.win_rates(predicted, column), scores.rename(columns={"docno": "run"}),
+                                  score_first="win_rate", score_second="score", confidence=0.95)
+        result.update(kendall_tau_runs=tau["tau"], kendall_tau_runs_low=tau["tau_low"],
+                      kendall_tau_runs_high=tau["tau_high"])
     return result
 
 

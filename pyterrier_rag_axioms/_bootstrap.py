@@ -7,6 +7,7 @@ and :func:`~pyterrier_rag_axioms.runs.run_correlation` therefore resample topics
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 
 import numpy as np
@@ -26,8 +27,9 @@ def topic_interval(
     resamples: int,
     seed: int,
     vectorized: bool = False,
+    method: str = "percentile",
 ) -> tuple[float, float]:
-    """A percentile bootstrap interval of ``statistic`` over resampled topics.
+    """A bootstrap interval of ``statistic`` over resampled topics.
 
     Args:
         statistic: maps an array of topic positions (``0 .. topics - 1``, drawn with replacement)
@@ -37,18 +39,25 @@ def topic_interval(
         resamples: the number of bootstrap resamples.
         seed: the seed of the resampling (the same seed, the same interval).
         vectorized: whether ``statistic`` handles a batch of resamples at once.
+        method: scipy's interval method: ``"percentile"``, or ``"BCa"`` for a statistic that a
+            resample is biased for (its bounds are corrected for that bias and for skew).
     """
-    from scipy.stats import bootstrap
+    from scipy.stats import DegenerateDataWarning, bootstrap
 
     if topics < 2:
         return float("nan"), float("nan")
-    result = bootstrap(
-        (np.arange(topics),),
-        statistic,
-        vectorized=vectorized,
-        confidence_level=confidence,
-        n_resamples=resamples,
-        method="percentile",
-        random_state=seed,
-    )
+    with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
+        warnings.simplefilter("ignore", DegenerateDataWarning)  # a constant statistic: handled below
+        result = bootstrap(
+            (np.arange(topics),),
+            statistic,
+            vectorized=vectorized,
+            confidence_level=confidence,
+            n_resamples=resamples,
+            method=method,
+            random_state=seed,
+        )
+    distribution = result.bootstrap_distribution
+    if np.all(distribution == distribution[0]):  # every resample agrees: the interval is that value
+        return float(distribution[0]), float(distribution[0])
     return float(result.confidence_interval.low), float(result.confidence_interval.high)
