@@ -129,3 +129,75 @@ def test_run_correlation_errors():
         rag.run_correlation(pd.concat([scores, scores.head(1)]), scores, score_first="score", score_second="score")
     with pytest.raises(Exception, match="win_rate"):
         rag.run_correlation(scores, scores, score_first="win_rate", score_second="score")
+
+
+# ``rag-axioms runs``: the command line over real files
+
+TOPICS = {"t1": "why is the sky blue", "t2": "how do bees make honey"}
+#: Per run, the number of sentences of its answer to each topic: run "long" writes most, "short" least.
+SENTENCES = {"long": 4, "middle": 2, "short": 1}
+
+
+def write_runs(tmp_path, *, nugget_support: dict[str, int]) -> tuple[str, str]:
+    """A response file (docno = run id) and a nugget assignment file of the same answers."""
+    responses, assignments = [], []
+    for qid, query in TOPICS.items():
+        for run, count in SENTENCES.items():
+            answer = " ".join(f"Fact {i} about {query.split()[-1]} is stated here in full." for i in range(count))
+            responses.append({"qid": qid, "query": query, "docno": run, "response": answer})
+            nuggets = [{"text": f"nugget {i}", "importance": "vital",
+                        "assignment": "support" if i < nugget_support[run] else "not_support"} for i in range(3)]
+            assignments.append({"qid": qid, "query": query, "run_id": run, "answer_text": answer,
+                                "response_length": len(answer.split()), "nuggets": nuggets})
+    response_path, nugget_path = tmp_path / "answers.jsonl", tmp_path / "nuggets.jsonl"
+    pd.DataFrame(responses).to_json(response_path, orient="records", lines=True)
+    pd.DataFrame(assignments).to_json(nugget_path, orient="records", lines=True)
+    return str(response_path), str(nugget_path)
+
+
+def test_cli_runs_ranks_runs_by_win_rate_next_to_nugget_scores(tmp_path, capsys):
+    from pyterrier_rag_axioms.cli import main
+
+    answers, nuggets = write_runs(tmp_path, nugget_support={"long": 3, "middle": 1, "short": 2})
+    table_path = tmp_path / "runs.tsv"
+    assert main(["runs", answers, "--axioms", "LEN1", "--nuggets", nuggets, "--output", str(table_path)]) == 0
+    out = capsys.readouterr().out
+    assert "6 responses of 3 runs to 2 topics" in out
+    table = pd.read_csv(table_path, sep="\t")
+    assert table["run"].tolist() == ["long", "middle", "short"]
+    assert table["win_rate"].tolist() == [1.0, 0.5, 0.0]
+    assert table["nugget_score"].tolist() == pytest.approx([1.0, 1 / 3, 2 / 3])
+    assert table["nugget_rank"].tolist() == [1, 3, 2]
+    assert "Kendall's tau between the win rates and the mean nugget scores: 0.333 over 3 runs" in out
+    assert "bootstrap interval over 2 topics" in out
+
+
+def test_cli_runs_judges_the_answers_of_a_nugget_file_with_the_shipped_model(tmp_path, capsys):
+    from pyterrier_rag_axioms.cli import main
+
+    _, nuggets = write_runs(tmp_path, nugget_support={"long": 3, "middle": 2, "short": 1})
+    assert main(["runs", "--nuggets", nuggets]) == 0
+    out = capsys.readouterr().out
+    assert "Runs ranked by the win rate of PreferenceModel(" in out
+    assert "truth='TREC_RAG_NUGGET'" in out
+    assert "over 3 runs" in out
+
+
+def test_cli_runs_rejects_bad_arguments_on_one_line(tmp_path, capsys):
+    from pyterrier_rag_axioms.cli import main
+
+    answers, nuggets = write_runs(tmp_path, nugget_support={"long": 3, "middle": 2, "short": 1})
+    assert main(["runs"]) == 2
+    assert "rag-axioms runs: error: give a response file whose docno is the run id" in capsys.readouterr().err
+    assert main(["runs", answers, "--confidence", "95"]) == 2
+    assert "confidence must lie in (0, 1)" in capsys.readouterr().err
+    assert main(["runs", answers, "--model", "nuggets", "--axioms", "LEN1"]) == 2
+    assert "leave out --axioms" in capsys.readouterr().err
+    one_topic = tmp_path / "one-topic.jsonl"
+    assignments = pd.read_json(nuggets, lines=True, dtype={"qid": str})
+    assignments[assignments["qid"] == "t1"].to_json(one_topic, orient="records", lines=True)
+    assert main(["runs", answers, "--axioms", "LEN1", "--nuggets", str(one_topic)]) == 2
+    error = capsys.readouterr().err
+    assert "no nugget assignments for 1 of the 2 topics" in error and "'t2'" in error
+    assert main(["runs", answers, "--axioms", "LEN1", "--output", "runs.csv"]) == 2
+    assert "runs.csv" in capsys.readouterr().err

@@ -1,5 +1,6 @@
 """The ``rag-axioms`` command: ``rag-axioms [FILE]`` judges responses (:mod:`.judge`), ``rag-axioms rerank
-[FILE]`` ranks them (:mod:`.rerank`). Without a file, both run on the sample shipped inside the package.
+[FILE]`` ranks them (:mod:`.rerank`); without a file, both run on the sample shipped inside the package.
+``rag-axioms runs FILE`` ranks the runs whose responses the file holds (:mod:`.runs`).
 
 Bad input or arguments never end in a traceback: the command prints one line that names the file,
 the line (1-based) and what is wrong, and exits with status 2.
@@ -13,9 +14,10 @@ from collections.abc import Callable, Sequence
 from pyterrier_rag_axioms.cli._common import USAGE_ERROR_STATUS, error_line, is_input_error
 from pyterrier_rag_axioms.cli.judge import judge_main
 from pyterrier_rag_axioms.cli.rerank import rerank_main
+from pyterrier_rag_axioms.cli.runs import runs_main
 
 #: Subcommands by name; each takes the remaining arguments and returns an exit status.
-SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {"rerank": rerank_main}
+SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {"rerank": rerank_main, "runs": runs_main}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -34,4 +36,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE_ERROR_STATUS
 
 
-__all__ = ["SUBCOMMANDS", "judge_main", "main", "rerank_main"]
+__all__ = ["SUBCOMMANDS", "judge_main", "main", "rerank_main", "runs_main"]

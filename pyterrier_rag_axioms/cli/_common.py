@@ -1,5 +1,6 @@
-"""What both subcommands of ``rag-axioms`` share: the shipped sample, building axioms by name, text shortening,
-and how bad input or arguments are reported (one line, exit status 2, never a traceback)."""
+"""What the commands of ``rag-axioms`` share: the shipped sample, building axioms by name, the options that
+choose a judge (axioms and how they combine, or a preference model), text shortening, and how bad input or
+arguments are reported (one line, exit status 2, never a traceback)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pyterrier_rag_axioms.aggregation import Combinator
     from pyterrier_rag_axioms.preference import PreferenceModel
 
 #: The sample shipped inside the package (``data/sample/responses.jsonl`` is its readable copy).
@@ -108,6 +110,82 @@ def build_model(value: str, *, verbose: bool) -> PreferenceModel:
         kinds = ", ".join(DEFAULT_MODELS)
         raise CommandLineError(f"--model {value!r} is neither a shipped model ({kinds}) nor a file")
     return PreferenceModel.load(value, verbose=verbose)
+
+
+def add_judge_options(
+    parser: argparse.ArgumentParser, *, default_axioms: Sequence[str] = (), default_model: str = ""
+) -> None:
+    """The options that choose the judge of ``rerank`` and ``runs``: axioms and how they combine, or ``--model``.
+
+    Also ``--languagetool-url``, ``--aspects``, ``--verbose`` and ``--cache``. The help names the
+    default judge: ``default_model`` where given, else a majority vote of ``default_axioms``.
+    """
+    default = f"the shipped model {default_model}" if default_model else ",".join(default_axioms)
+    parser.add_argument("--axioms", help=f"comma-separated short names (default: {default})")
+    parser.add_argument(
+        "--combine",
+        choices=["majority", "cascade", "conjunction", "weighted"],
+        help="how the axioms' preferences are combined (default: majority; cascade asks them in the given order)",
+    )
+    parser.add_argument("--weights", help="comma-separated weights, one per axiom, for --combine weighted")
+    parser.add_argument(
+        "--min-decisive-share",
+        type=float,
+        default=0.5,
+        help="for --combine majority: the least share of axioms that must prefer a response (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--languagetool-url",
+        help="URL of a LanguageTool server for CLAR1 (default: $RAG_AXIOMS_LANGUAGETOOL_URL or http://127.0.0.1:8081)",
+    )
+    parser.add_argument(
+        "--aspects", default="noun_chunks", choices=["noun_chunks", "noun_chunks_with_pronouns", "entities"]
+    )
+    parser.add_argument("--verbose", action="store_true", help="show progress")
+    add_model_option(parser)
+    add_cache_option(parser)
+
+
+def combined_axioms(args: argparse.Namespace, *, default_axioms: Sequence[str]) -> Combinator:
+    """The axioms of ``--axioms`` combined as ``--combine`` says (with ``--weights``, ``--min-decisive-share``)."""
+    from pyterrier_rag_axioms.aggregation import MajorityVote, WeightedSum
+    from pyterrier_rag_axioms.registry import COMBINATORS
+
+    names = parse_axiom_names(args.axioms) or list(default_axioms)
+    axioms = build_axioms(names, languagetool_url=args.languagetool_url, aspects=args.aspects, verbose=args.verbose)
+    combine = args.combine or "majority"
+    if args.weights and combine != "weighted":
+        raise CommandLineError("--weights needs --combine weighted")
+    if combine == "weighted":
+        weights = None
+        if args.weights:
+            try:
+                weights = [float(weight) for weight in args.weights.split(",")]
+            except ValueError:
+                raise CommandLineError(f"--weights must be numbers, not {args.weights!r}") from None
+        return WeightedSum(*axioms, weights=weights, verbose=args.verbose)
+    if combine == "majority":
+        return MajorityVote(*axioms, min_decisive_share=args.min_decisive_share, verbose=args.verbose)
+    return COMBINATORS[combine](*axioms, verbose=args.verbose)
+
+
+def preference_source(
+    args: argparse.Namespace, *, default_axioms: Sequence[str] = (), default_model: str = ""
+) -> Combinator | PreferenceModel:
+    """The judge the options of :func:`add_judge_options` choose.
+
+    ``--model``, else the combined ``--axioms``; with neither, ``default_model`` where given,
+    else the combined ``default_axioms``.
+
+    Raises:
+        CommandLineError: ``--model`` together with ``--axioms``, ``--combine`` or ``--weights``.
+    """
+    chose_axioms = bool(args.axioms or args.combine or args.weights)
+    if args.model and chose_axioms:
+        raise CommandLineError("--model ranks by the model's own features: leave out --axioms, --combine and --weights")
+    if args.model or (default_model and not chose_axioms):
+        return build_model(args.model or default_model, verbose=args.verbose)
+    return combined_axioms(args, default_axioms=default_axioms)
 
 
 def add_cache_option(parser: argparse.ArgumentParser) -> None:

@@ -66,7 +66,7 @@ def judge_main(argv: Sequence[str]) -> int:
     """Run axioms over a response file and print a table per query (and save the preference frame)."""
     parser = argparse.ArgumentParser(
         prog="rag-axioms",
-        description="Judge RAG responses with axioms. Subcommands: rerank.",
+        description="Judge RAG responses with axioms. Subcommands: rerank, runs.",
     )
     parser.add_argument("input", nargs="?", default=str(SAMPLE_PATH), help="response file (JSONL, TSV or Parquet)")
     parser.add_argument(

@@ -5,25 +5,17 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from pyterrier_rag_axioms.cli._common import (
     SAMPLE_PATH,
-    CommandLineError,
-    add_cache_option,
-    add_model_option,
-    build_axioms,
-    build_model,
-    parse_axiom_names,
+    add_judge_options,
+    preference_source,
     quiet_model_loading,
     shorten,
     use_cache_option,
 )
-
-if TYPE_CHECKING:
-    from pyterrier_rag_axioms.aggregation import Combinator
 
 #: The axioms combined when ``--axioms`` is not given.
 DEFAULT_RERANK_AXIOMS = ("COV1", "CONS2", "CORR1")
@@ -110,22 +102,6 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("input", nargs="?", default=str(SAMPLE_PATH), help="response file (JSONL, TSV or Parquet)")
-    parser.add_argument(
-        "--axioms",
-        help=f"comma-separated short names (default: {','.join(DEFAULT_RERANK_AXIOMS)})",
-    )
-    parser.add_argument(
-        "--combine",
-        choices=["majority", "cascade", "conjunction", "weighted"],
-        help="how the axioms' preferences are combined (default: majority; cascade asks them in the given order)",
-    )
-    parser.add_argument("--weights", help="comma-separated weights, one per axiom, for --combine weighted")
-    parser.add_argument(
-        "--min-decisive-share",
-        type=float,
-        default=0.5,
-        help="for --combine majority: the least share of axioms that must prefer a response (default: %(default)s)",
-    )
     parser.add_argument("--method", default="kwiksort", choices=["kwiksort", "count"], help="ranking method")
     parser.add_argument("--pivot", default="random", choices=["first", "middle", "last", "random"])
     parser.add_argument("--seed", type=int, default=0, help="seed of KwikSort's random pivots")
@@ -133,40 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--output", help="save the ranking: a TREC run file (.run, .txt, .trec) or a frame (.jsonl, .tsv, .parquet)"
     )
     parser.add_argument("--run-name", default="rag-axioms", help="run name in a TREC run file (default: %(default)s)")
-    parser.add_argument(
-        "--languagetool-url",
-        help="URL of a LanguageTool server for CLAR1 (default: $RAG_AXIOMS_LANGUAGETOOL_URL or http://127.0.0.1:8081)",
-    )
-    parser.add_argument(
-        "--aspects", default="noun_chunks", choices=["noun_chunks", "noun_chunks_with_pronouns", "entities"]
-    )
-    parser.add_argument("--verbose", action="store_true", help="show progress")
-    add_model_option(parser)
-    add_cache_option(parser)
+    add_judge_options(parser, default_axioms=DEFAULT_RERANK_AXIOMS)
     return parser
-
-
-def combined_axioms(args: argparse.Namespace) -> Combinator:
-    """The axioms of ``--axioms`` combined as ``--combine`` says (with ``--weights``, ``--min-decisive-share``)."""
-    from pyterrier_rag_axioms.aggregation import MajorityVote, WeightedSum
-    from pyterrier_rag_axioms.registry import COMBINATORS
-
-    names = parse_axiom_names(args.axioms) or list(DEFAULT_RERANK_AXIOMS)
-    axioms = build_axioms(names, languagetool_url=args.languagetool_url, aspects=args.aspects, verbose=args.verbose)
-    combine = args.combine or "majority"
-    if args.weights and combine != "weighted":
-        raise CommandLineError("--weights needs --combine weighted")
-    if combine == "weighted":
-        weights = None
-        if args.weights:
-            try:
-                weights = [float(weight) for weight in args.weights.split(",")]
-            except ValueError:
-                raise CommandLineError(f"--weights must be numbers, not {args.weights!r}") from None
-        return WeightedSum(*axioms, weights=weights, verbose=args.verbose)
-    if combine == "majority":
-        return MajorityVote(*axioms, min_decisive_share=args.min_decisive_share, verbose=args.verbose)
-    return COMBINATORS[combine](*axioms, verbose=args.verbose)
 
 
 def rerank_main(argv: Sequence[str]) -> int:
@@ -182,14 +126,7 @@ def rerank_main(argv: Sequence[str]) -> int:
         quiet_model_loading()
     if args.output:
         check_output(args.output, run_name=args.run_name)
-    if args.model:
-        if args.axioms or args.combine or args.weights:
-            raise CommandLineError(
-                "--model ranks by the model's own features: leave out --axioms, --combine and --weights"
-            )
-        source = build_model(args.model, verbose=args.verbose)
-    else:
-        source = combined_axioms(args)
+    source = preference_source(args, default_axioms=DEFAULT_RERANK_AXIOMS)
     reranker = AxiomaticReranker(source, method=args.method, pivot=args.pivot, seed=args.seed, verbose=args.verbose)
 
     raw = read_responses(args.input)

@@ -1,0 +1,134 @@
+"""``rag-axioms runs``: rank RAG systems (runs) by how often a judge prefers their responses.
+
+The responses of a file come from several runs, one response per run and topic, with the run id
+as ``docno`` (as in TREC 2024 RAG answers). The judge compares every pair of a topic's responses;
+each run's win rate per topic is averaged over topics (:func:`~pyterrier_rag_axioms.runs.run_win_rates`).
+With ``--nuggets`` (TREC 2024 RAG nugget assignments), the runs' mean nugget score stands next to
+it, with Kendall's tau between both rankings and its bootstrap interval over topics; the
+assignment file alone can also be the input, as it holds the answers.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+import pandas as pd
+
+from pyterrier_rag_axioms.cli._common import (
+    CommandLineError,
+    add_judge_options,
+    preference_source,
+    quiet_model_loading,
+    use_cache_option,
+)
+
+#: The judge when neither ``--model`` nor ``--axioms`` is given: the model fitted on nugget preferences.
+DEFAULT_RUNS_MODEL = "nuggets"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rag-axioms runs",
+        description=(
+            "Rank runs by their responses' win rate against the other runs' responses to the same topic "
+            "(docno is the run id), and compare the ranking with mean nugget scores (--nuggets)."
+        ),
+    )
+    parser.add_argument(
+        "input", nargs="?", help="response file (JSONL, TSV or Parquet) whose docno is the run id (default: --nuggets)"
+    )
+    parser.add_argument(
+        "--nuggets",
+        metavar="FILE",
+        help="TREC 2024 RAG nugget assignments (JSONL): each run's mean nugget score and Kendall's tau",
+    )
+    parser.add_argument(
+        "--confidence",
+        type=float,
+        default=0.95,
+        help="level of tau's bootstrap interval over topics (default: %(default)s)",
+    )
+    parser.add_argument("--output", help="save the run table (.jsonl, .tsv or .parquet)")
+    add_judge_options(parser, default_model=DEFAULT_RUNS_MODEL)
+    return parser
+
+
+def format_runs(table: pd.DataFrame, *, with_nuggets: bool) -> str:
+    """A readable table of the ranked runs."""
+    width = max([len(run) for run in table["run"]] + [3])
+    header = f"  {'rank':>4}  {'run':<{width}}  {'win rate':>8}  {'topics':>6}"
+    if with_nuggets:
+        header += f"  {'nugget score':>12}  {'its rank':>8}"
+    lines = [header]
+    for row in table.itertuples(index=False):
+        line = f"  {row.rank:>4}  {row.run:<{width}}  {row.win_rate:>8.3f}  {row.topics:>6}"
+        if with_nuggets:
+            rank = "-" if pd.isna(row.nugget_rank) else f"{int(row.nugget_rank)}"
+            line += f"  {row.nugget_score:>12.3f}  {rank:>8}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def runs_main(argv: Sequence[str]) -> int:
+    """Rank the runs of a response file by win rate; with ``--nuggets``, next to their mean nugget score."""
+    args = build_parser().parse_args(argv)
+
+    from pyterrier_rag_axioms._bootstrap import check_confidence
+    from pyterrier_rag_axioms.frames import response_frame
+    from pyterrier_rag_axioms.io import format_of, read_responses, write_frame
+    from pyterrier_rag_axioms.judgments import load_nugget_assignments, nugget_scores
+    from pyterrier_rag_axioms.runs import mean_run_scores, run_correlation, run_win_rates, win_rates
+
+    if args.input is None and args.nuggets is None:
+        raise CommandLineError("give a response file whose docno is the run id, or --nuggets FILE, or both")
+    check_confidence(args.confidence, caller="--confidence")
+    if args.output:
+        format_of(args.output)  # an unknown output format fails before any judging
+    use_cache_option(args)
+    if not args.verbose:
+        quiet_model_loading()
+    judge = preference_source(args, default_model=DEFAULT_RUNS_MODEL)
+
+    assignments = load_nugget_assignments(args.nuggets) if args.nuggets else None
+    source = args.input or args.nuggets
+    if args.input is not None:
+        responses = response_frame(read_responses(args.input))
+    else:
+        responses = response_frame(assignments[["qid", "query", "docno", "response"]])
+    topics = responses["qid"].nunique()
+    scores = None
+    if assignments is not None:
+        scores = nugget_scores(assignments).rename(columns={"docno": "run"})
+        unjudged = sorted(set(responses["qid"]) - set(scores["qid"]))
+        if unjudged:
+            raise CommandLineError(
+                f"{args.nuggets}: no nugget assignments for {len(unjudged)} of the {topics} topics of {source} "
+                f"(e.g. qid {unjudged[0]!r}); give the assignments of every topic, or leave out --nuggets"
+            )
+        scores = scores[scores["qid"].isin(set(responses["qid"]))]
+
+    preferences = judge(responses)
+    table = run_win_rates(preferences, judge)
+    print(
+        f"{len(responses)} responses of {responses['docno'].nunique()} runs to {topics} topics from {source}"
+    )
+    print(f"Runs ranked by the win rate of {judge}\n")
+    if scores is not None:
+        nuggets = mean_run_scores(scores, run="run").rename(columns={"score": "nugget_score", "rank": "nugget_rank"})
+        table = table.merge(nuggets[["run", "nugget_score", "nugget_rank"]], on="run", how="left")
+    print(format_runs(table, with_nuggets=scores is not None))
+    if scores is not None:
+        tau = run_correlation(
+            win_rates(preferences, judge), scores,
+            score_first="win_rate", score_second="score", confidence=args.confidence,
+        )
+        print(
+            f"\nKendall's tau between the win rates and the mean nugget scores: {tau['tau']:.3f} over {tau['runs']} "
+            f"runs ({args.confidence:.0%} bootstrap interval over {tau['topics']} topics: "
+            f"{tau['tau_low']:.3f} to {tau['tau_high']:.3f})"
+        )
+    if args.output:
+        write_frame(table, args.output)
+        print(f"Run table written to {args.output}")
+    return 0
