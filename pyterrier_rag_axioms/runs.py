@@ -176,6 +176,12 @@ def run_correlation(
     """
     if confidence is not None:
         check_confidence(confidence, caller="run_correlation")
+        for table, which in ((first, "first"), (second, "second")):
+            if "qid" not in table.columns:
+                raise ValueError(
+                    f"run_correlation: confidence needs per-topic tables, but the {which} table has no 'qid' column "
+                    "(pass e.g. win_rates(...) rather than run_win_rates(...))"
+                )
     matrix_first = _runs_by_topic(first, score_first, "first")
     matrix_second = _runs_by_topic(second, score_second, "second")
     runs = matrix_first.columns.intersection(matrix_second.columns, sort=False)
@@ -185,12 +191,6 @@ def run_correlation(
     result = {"tau": tau, "p_value": p_value, "runs": compared}
     if confidence is None:
         return result
-    for table, which in ((first, "first"), (second, "second")):
-        if "qid" not in table.columns:
-            raise ValueError(
-                f"run_correlation: confidence needs per-topic tables, but the {which} table has no 'qid' column "
-                "(pass e.g. win_rates(...) rather than run_win_rates(...))"
-            )
     topics = matrix_first.index
     if not topics.sort_values().equals(matrix_second.index.sort_values()):
         raise ValueError(
