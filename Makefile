@@ -18,7 +18,7 @@ setup: $(STAMP) $(LANGUAGETOOL_JARS) $(TERRIER_JAR)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	# torch's CPU wheel first, so that sentence-transformers does not pull a CUDA build
+	# torch first and pinned: the CPU wheel where pip finds one (e.g. in PIP_FIND_LINKS), else PyPI's wheel
 	$(BIN)/pip install --quiet "torch==2.13.0"
 	# keep that torch: pyterrier-rag (test and rag extras) asks for torchvision and torchaudio without
 	# versions, and the newest torchvision pins a newer torch; the constraint makes pip pick matching ones
