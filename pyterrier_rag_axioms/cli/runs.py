@@ -11,6 +11,7 @@ assignment file alone can also be the input, as it holds the answers.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
 import pandas as pd
@@ -118,6 +119,11 @@ def runs_main(argv: Sequence[str]) -> int:
         nuggets = mean_run_scores(scores, run="run").rename(columns={"score": "nugget_score", "rank": "nugget_rank"})
         table = table.merge(nuggets[["run", "nugget_score", "nugget_rank"]], on="run", how="left")
     print(format_runs(table, with_nuggets=scores is not None))
+    if topics > 1 and table["topics"].max() == 1:
+        print(
+            f"\nNote: no run answers more than one of the {topics} topics: is docno the run id in {source}?",
+            file=sys.stderr,
+        )
     if scores is not None:
         tau = run_correlation(
             win_rates(preferences, judge), scores,
