@@ -210,19 +210,22 @@ def report(kind: str, pairs: pd.DataFrame, truth: str, scores: pd.DataFrame | No
     print(pd.DataFrame(rows).round(3).to_string(index=False))
 
     print("\nNested: per held-out topic, the candidate chosen on the other topics, by each rule:")
+    nested = {rule_name: np.full(len(judged), np.nan) for rule_name in RULES}
+    picks: dict[str, list[str]] = {rule_name: [] for rule_name in RULES}
+    for group in pd.unique(groups):
+        inner = groups != group
+        held_in = [c.leave_one_out(inner, groups, signs)[inner] for c in candidates]  # once for all rules
+        decided = [int(((signs[inner] != 0) & (p != 0.5)).sum()) for p in held_in]
+        inner_concordances = [concordance(p, signs[inner]) for p in held_in]
+        for rule_name, rule in RULES.items():
+            best = candidates[rule(inner_concordances, decided)]
+            nested[rule_name][~inner] = best.predict(inner, ~inner, signs)
+            picks[rule_name].append(best.label)
     nested_rows, nested_figures = [], {}
-    for rule_name, rule in RULES.items():
-        nested, picks = np.full(len(judged), np.nan), []
-        for group in pd.unique(groups):
-            inner = groups != group
-            held_in = [c.leave_one_out(inner, groups, signs)[inner] for c in candidates]
-            decided = [int(((signs[inner] != 0) & (p != 0.5)).sum()) for p in held_in]
-            best = candidates[rule([concordance(p, signs[inner]) for p in held_in], decided)]
-            nested[~inner] = best.predict(inner, ~inner, signs)
-            picks.append(best.label)
-        counts = pd.Series(picks).value_counts()
+    for rule_name in RULES:
+        counts = pd.Series(picks[rule_name]).value_counts()
         print(f"  {rule_name}: chosen per topic: " + ", ".join(f"{label} ({n})" for label, n in counts.items()))
-        nested_figures[rule_name] = figures(judged, nested, truth, f"nested, {rule_name}", 0, scores)
+        nested_figures[rule_name] = figures(judged, nested[rule_name], truth, f"nested, {rule_name}", 0, scores)
         nested_figures[rule_name].pop("features")
         nested_rows.append(nested_figures[rule_name])
     print(pd.DataFrame(nested_rows).round(3).to_string(index=False))
