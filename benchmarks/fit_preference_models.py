@@ -229,6 +229,9 @@ def report(kind: str, pairs: pd.DataFrame, truth: str, scores: pd.DataFrame | No
         nested_figures[rule_name].pop("features")
         nested_rows.append(nested_figures[rule_name])
     print(pd.DataFrame(nested_rows).round(3).to_string(index=False))
+    reliability = rag.calibration(judged.assign(PreferenceModel_probability=nested[RULE]), truth=truth)
+    print(f"  calibration of the nested choice ({RULE}): agreement with the truth by confidence")
+    print(reliability.round(3).to_string(index=False))
 
     decided = [int(((signs != 0) & (loto[c.label] != 0.5)).sum()) for c in candidates]
     best = candidates[RULES[RULE]([row["concordance"] for row in rows], decided)]
@@ -240,6 +243,7 @@ def report(kind: str, pairs: pd.DataFrame, truth: str, scores: pd.DataFrame | No
     print(chosen.weights().round(3).to_string(index=False))
     chosen.cv = best_row  # type: ignore[attr-defined]
     chosen.nested = nested_figures[RULE]  # type: ignore[attr-defined]
+    chosen.calibration = reliability  # type: ignore[attr-defined]
     return chosen
 
 
@@ -279,6 +283,7 @@ def main(argv: list[str] | None = None) -> int:
                 "pairs": int(len(pairs)),
                 "leave_one_topic_out": rounded[0],
                 "nested_leave_one_topic_out": rounded[1],
+                "nested_calibration": model.calibration.round(4).to_dict(orient="records"),
                 "script": "benchmarks/fit_preference_models.py",
             })
             print(f"wrote {path.relative_to(PROJECT_ROOT)}")

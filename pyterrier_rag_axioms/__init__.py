@@ -1,7 +1,7 @@
 """pyterrier-rag-axioms: judge retrieval-augmented generation responses with axioms, in PyTerrier."""
 
 from pyterrier_rag_axioms.aggregation import Cascade, Combinator, Conjunction, MajorityVote, WeightedSum
-from pyterrier_rag_axioms.agreement import agreement, agreement_by_dimension, plot_agreement
+from pyterrier_rag_axioms.agreement import agreement, agreement_by_dimension, calibration, plot_agreement
 from pyterrier_rag_axioms.axioms.answer_first import CORR5, AnswerFirstCorrectnessAxiom
 from pyterrier_rag_axioms.axioms.citations import (
     CORR2,
@@ -168,7 +168,7 @@ __all__ = [
     "TargerUnavailableError", "TermExtractor",
     # judgments: loaders, oracle axioms, agreement
     "TREC_RAG_CROWD", "TREC_RAG_LLM_ORIG", "TREC_RAG_NUGGET", "TrecRagCrowdAxiom", "TrecRagLlmOrigAxiom",
-    "TrecRagNuggetAxiom", "agreement", "agreement_by_dimension", "load_crowdrag_judgments",
+    "TrecRagNuggetAxiom", "agreement", "agreement_by_dimension", "calibration", "load_crowdrag_judgments",
     "load_crowdrag_responses", "load_llm_ratings", "load_nugget_assignments", "load_run_file", "load_topics",
     "nugget_qrels", "nugget_scores", "plot_agreement", "trec_rag_2024_dataset",
 ]

@@ -14,6 +14,10 @@ axiom's column), compare the sign of each axiom preference with the sign of the 
 With ``confidence=0.95``, :func:`agreement` adds ``concordance_low`` and ``concordance_high``: a
 percentile bootstrap interval (scipy) that resamples whole topics (``groups``), since the pairs of
 one topic share their responses and are not independent.
+
+:func:`calibration` asks how far a probability of preference (e.g. ``PreferenceModel``'s
+``<name>_probability``) can be trusted: among the pairs where the model is about 80 % sure, does
+it agree with the truth on about 80 %?
 """
 
 from __future__ import annotations
@@ -36,6 +40,9 @@ AGREEMENT_COLUMNS: list[str] = [
     "axiom", "truth", "pairs", "decisiveness", "concordance_pairs", "concordance", "accuracy",
 ]
 
+#: The columns of :func:`calibration`.
+CALIBRATION_COLUMNS: list[str] = ["confidence_low", "confidence_high", "mean_confidence", "pairs", "concordance"]
+
 #: The measures :func:`agreement_by_dimension` can tabulate.
 MEASURES: tuple[str, ...] = ("concordance", "accuracy", "decisiveness", "pairs", "concordance_pairs")
 
@@ -53,17 +60,31 @@ def column_name(axiom: AxiomLike, *, caller: str = "agreement") -> str:
     return name
 
 
-def _preference_values(preferences: pd.DataFrame, column: str, role: str) -> np.ndarray:
+def _preference_values(preferences: pd.DataFrame, column: str, role: str, *, caller: str = "agreement") -> np.ndarray:
     """The numbers of a column as floats, with a clear error where it is missing or not numeric."""
     if column not in preferences.columns:
         raise ValueError(
-            f"agreement: the {role} column {column!r} is not in the preference frame "
+            f"{caller}: the {role} column {column!r} is not in the preference frame "
             f"(its columns: {', '.join(map(str, preferences.columns))})"
         )
     values = preferences[column]
     if not (pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)):
-        raise TypeError(f"agreement: the {role} column {column!r} must hold numbers, not {values.dtype}")
+        raise TypeError(f"{caller}: the {role} column {column!r} must hold numbers, not {values.dtype}")
     return values.to_numpy(dtype=float)
+
+
+def _truth(
+    preferences: pd.DataFrame, truth: str | pd.Series | np.ndarray, *, caller: str
+) -> tuple[str, np.ndarray]:
+    """The truth's name and values, from its column name or its values (one per row)."""
+    if isinstance(truth, str):
+        return truth, _preference_values(preferences, truth, "truth", caller=caller)
+    values = np.asarray(truth, dtype=float)
+    if values.shape != (len(preferences),):
+        raise ValueError(
+            f"{caller}: truth has {values.shape[0] if values.ndim else 0} values for {len(preferences)} preference rows"
+        )
+    return str(getattr(truth, "name", None) or "truth"), values
 
 
 def preference_columns(preferences: pd.DataFrame, *, exclude: Sequence[str] = ()) -> list[str]:
@@ -152,17 +173,7 @@ def agreement(
         ValueError: a named column is missing, or the truth values do not match the rows.
         TypeError: a column does not hold numbers.
     """
-    if isinstance(truth, str):
-        truth_name = truth
-        truth_values = _preference_values(preferences, truth, "truth")
-    else:
-        truth_name = str(getattr(truth, "name", None) or "truth")
-        truth_values = np.asarray(truth, dtype=float)
-        if truth_values.shape != (len(preferences),):
-            raise ValueError(
-                f"agreement: truth has {truth_values.shape[0] if truth_values.ndim else 0} values for "
-                f"{len(preferences)} preference rows"
-            )
+    truth_name, truth_values = _truth(preferences, truth, caller="agreement")
     names = (
         preference_columns(preferences, exclude=[truth_name])
         if axioms is None
@@ -186,6 +197,76 @@ def agreement(
         rows.append(row)
     columns = AGREEMENT_COLUMNS if confidence is None else [*AGREEMENT_COLUMNS, "concordance_low", "concordance_high"]
     return pd.DataFrame(rows, columns=columns).astype({"pairs": int, "concordance_pairs": int})
+
+
+def calibration(
+    preferences: pd.DataFrame,
+    *,
+    truth: str | pd.Series | np.ndarray,
+    probability: str = "PreferenceModel_probability",
+    bins: int = 5,
+) -> pd.DataFrame:
+    """How often a probability of preference is right, by how sure it is (a reliability table).
+
+    The model's confidence in a pair is ``max(p, 1 - p)`` for its probability ``p`` that response a
+    is better; it is right where the truth prefers the response it favours. The pairs where the
+    truth prefers one response and the model does not sit at exactly 1/2 are split into ``bins``
+    groups of (nearly) equal size by confidence (between quantiles, as pandas' ``qcut`` draws
+    them; fewer groups where many confidences are equal). A well-calibrated model's
+    ``concordance`` in each row is close to its ``mean_confidence``; a lower one means it is
+    surer than it should be. The rows also show what ``min_confidence`` buys: a model with
+    ``min_confidence=c`` decides the pairs of confidence above ``1/2 + c``.
+
+    Args:
+        preferences: a preference frame with the probability column (and the truth column).
+        truth: the truth's column name, or its values (one per row of ``preferences``).
+        probability: the column of probabilities that response a is better (default
+            ``"PreferenceModel_probability"``).
+        bins: the number of groups (at least 1).
+
+    Returns:
+        A frame, one row per group from the least to the most confident, with the columns
+        ``confidence_low`` and ``confidence_high`` (the group's bounds), ``mean_confidence``,
+        ``pairs`` and ``concordance`` (the share of its pairs where the model favours the response
+        the truth prefers). Empty where no pair is decided by both.
+
+    Raises:
+        ValueError: a named column is missing, a probability lies outside [0, 1], ``bins`` < 1, or
+            the truth values do not match the rows.
+        TypeError: a column does not hold numbers.
+    """
+    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
+        raise ValueError(f"calibration: bins must be an integer >= 1, not {bins!r}")
+    _, truth_values = _truth(preferences, truth, caller="calibration")
+    probabilities = _preference_values(preferences, probability, "probability", caller="calibration")
+    outside = np.flatnonzero((probabilities < 0) | (probabilities > 1))
+    if outside.size:
+        raise ValueError(
+            f"calibration: the probability column {probability!r} holds {float(probabilities[outside[0]])!r} "
+            f"in row {outside[0] + 1}; probabilities lie in [0, 1]"
+        )
+    decided = ~np.isnan(probabilities) & (probabilities != 0.5) & ~np.isnan(truth_values) & (truth_values != 0)
+    if not decided.any():
+        return pd.DataFrame(
+            {column: pd.Series(dtype=int if column == "pairs" else float) for column in CALIBRATION_COLUMNS}
+        )
+    favoured = probabilities[decided] > 0.5
+    pairs = pd.DataFrame({
+        "confidence": np.maximum(probabilities[decided], 1.0 - probabilities[decided]),
+        "right": favoured == (truth_values[decided] > 0),
+    })
+    # right-closed groups between the inner quantiles, as pandas' qcut draws them; equal quantiles
+    # merge, and a confidence shared by many pairs ends a group rather than swallowing the next one
+    inner_bounds = np.unique(np.quantile(pairs["confidence"], np.linspace(0.0, 1.0, bins + 1)[1:-1]))
+    groups = np.searchsorted(inner_bounds, pairs["confidence"], side="left")
+    table = pairs.groupby(groups).agg(
+        confidence_low=("confidence", "min"),
+        confidence_high=("confidence", "max"),
+        mean_confidence=("confidence", "mean"),
+        pairs=("right", "size"),
+        concordance=("right", "mean"),
+    )
+    return table.reset_index(drop=True)[CALIBRATION_COLUMNS]
 
 
 def agreement_by_dimension(

@@ -11,8 +11,10 @@ import pytest
 
 from pyterrier_rag_axioms.agreement import (
     AGREEMENT_COLUMNS,
+    CALIBRATION_COLUMNS,
     agreement,
     agreement_by_dimension,
+    calibration,
     plot_agreement,
     preference_columns,
 )
@@ -126,6 +128,55 @@ def test_confidence_adds_a_bootstrap_interval_over_topics():
         agreement(frame, truth="truth", confidence=0.95, groups="topic")
     with pytest.raises(ValueError, match="confidence must lie in"):
         agreement(frame, truth="truth", confidence=95)
+
+
+def test_calibration_tells_a_calibrated_model_from_an_overconfident_one():
+    rng = np.random.default_rng(0)
+    probability = rng.uniform(0.0, 1.0, 4000)
+    truth = np.where(rng.uniform(0.0, 1.0, 4000) < probability, 1.0, -1.0)  # right as often as it says
+    frame = pd.DataFrame({"truth": truth, "PreferenceModel_probability": probability})
+    table = calibration(frame, truth="truth")
+    assert list(table.columns) == CALIBRATION_COLUMNS and len(table) == 5
+    assert table["pairs"].tolist() == [800] * 5
+    assert (table["confidence_low"] <= table["mean_confidence"]).all()
+    assert (table["mean_confidence"] <= table["confidence_high"]).all()
+    assert table["confidence_high"].iloc[:-1].lt(table["confidence_low"].iloc[1:].to_numpy()).all()
+    assert np.abs(table["concordance"] - table["mean_confidence"]).max() < 0.05
+    # the same favoured responses, but surer: concordances stay, confidences rise
+    frame["sure"] = np.where(probability > 0.5, 0.99, 0.01)
+    overconfident = calibration(frame, truth="truth", probability="sure")
+    assert overconfident["pairs"].tolist() == [4000]
+    assert overconfident["mean_confidence"].iloc[0] == pytest.approx(0.99)
+    assert overconfident["concordance"].iloc[0] < 0.8
+
+
+def test_calibration_counts_only_pairs_both_decide():
+    frame = pd.DataFrame(
+        {
+            "truth": [1.0, -1.0, 1.0, 0.0, NAN, 1.0, -1.0],
+            "p": [0.9, 0.8, 0.5, 0.9, 0.9, NAN, 0.3],  # right, wrong, undecided, ..., right
+        }
+    )
+    table = calibration(frame, truth="truth", probability="p", bins=2)
+    assert table["pairs"].tolist() == [2, 1]
+    assert table["concordance"].tolist() == [0.5, 1.0]  # 0.7 (right) and 0.8 (wrong); 0.9 (right)
+    assert table["mean_confidence"].tolist() == pytest.approx([0.75, 0.9])
+    assert calibration(frame.iloc[2:5], truth="truth", probability="p").empty
+    assert calibration(frame.iloc[:0], truth="truth", probability="p")["pairs"].dtype == np.int64
+
+
+def test_calibration_errors_name_the_column_and_row():
+    frame = pd.DataFrame({"truth": [1.0, -1.0], "p": [0.2, 1.5], "text": ["x", "y"]})
+    with pytest.raises(ValueError, match=r"calibration: the probability column 'p' holds 1\.5 in row 2"):
+        calibration(frame, truth="truth", probability="p")
+    with pytest.raises(ValueError, match="calibration: the probability column 'PreferenceModel_probability' is not"):
+        calibration(frame, truth="truth")
+    with pytest.raises(TypeError, match="calibration: the probability column 'text' must hold numbers"):
+        calibration(frame, truth="truth", probability="text")
+    with pytest.raises(ValueError, match="calibration: the truth column 'human' is not"):
+        calibration(frame, truth="human", probability="p")
+    with pytest.raises(ValueError, match="bins must be an integer >= 1, not 0"):
+        calibration(frame, truth="truth", probability="p", bins=0)
 
 
 def test_agreement_by_dimension_tabulates_one_measure():
