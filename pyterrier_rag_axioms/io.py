@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import gzip
+import io
 import json
 import os
 import tempfile
@@ -50,6 +51,16 @@ def format_of(path: str | Path) -> str:
 
 _format_of = format_of
 
+
+def check_output_path(path: str | Path) -> None:
+    """Check before any work that an output path can be written: not an existing directory.
+
+    Raises:
+        ValueError: ``path`` is a directory (the message names it).
+    """
+    if Path(path).is_dir():
+        raise ValueError(f"{path}: is a directory; give the name of the file to write")
+
 _GZIP_MAGIC = b"\x1f\x8b"
 
 
@@ -71,6 +82,8 @@ def open_text(path: str | Path) -> IO[str]:
 def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
     """The lines of a UTF-8 text file (gzip or not) with their 1-based numbers, line ends kept.
 
+    A byte order mark at the start of the file is dropped (editors on Windows write one).
+
     Raises:
         FileNotFoundError: no such file (the message names it).
         ValueError: a line is not UTF-8, or the file cannot be read (e.g. a truncated gzip file);
@@ -84,7 +97,7 @@ def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
         with _open_binary(path) as lines:
             for number, raw in enumerate(lines, start=1):  # noqa: B007  (number is used after the loop)
                 try:
-                    yield number, raw.decode("utf-8")
+                    yield number, raw.decode("utf-8-sig" if number == 1 else "utf-8")  # without a byte order mark
                 except UnicodeDecodeError as error:
                     raise ValueError(
                         f"{path}:{number}: not UTF-8 text (byte {raw[error.start]:#04x} at column {error.start + 1}); "
@@ -177,6 +190,17 @@ def _csv_field_size_limit(limit: int) -> Iterator[None]:
         csv.field_size_limit(previous)
 
 
+def _tsv_problem(error: csv.Error) -> str:
+    """What a csv error means in a TSV file, in words (the csv module names the tab by the character itself)."""
+    text = str(error)
+    if "expected after '\"'" in text or "unexpected end of data" in text:
+        return (
+            "a cell that starts with a double quote must end with one; quoted cells may hold tabs, line "
+            'breaks and doubled quotes (""), as spreadsheets and pandas write them'
+        )
+    return text.replace("\t", "tab")
+
+
 def _read_tsv_responses(path: Path) -> pd.DataFrame:
     numbers: list[int] = []  # the number of each line the csv reader has taken so far
 
@@ -195,7 +219,8 @@ def _read_tsv_responses(path: Path) -> pd.DataFrame:
             except StopIteration:
                 break
             except csv.Error as error:
-                raise ValueError(f"{path}:{numbers[-1] if numbers else 1}: malformed TSV ({error})") from None
+                start = numbers[taken] if taken < len(numbers) else (numbers[-1] if numbers else 1)
+                raise ValueError(f"{path}:{start}: malformed TSV ({_tsv_problem(error)})") from None
             records.append((numbers[taken], cells))
     if not records:
         raise ValueError(f"{path}:1: empty file; expected a header line with the column names")
@@ -246,7 +271,8 @@ def read_responses(path: str | Path) -> pd.DataFrame:
         frame = _read_tsv_responses(path)
     else:
         try:
-            frame = pd.read_parquet(path)
+            with _open_binary(path) as stream:  # gzip or not
+                frame = pd.read_parquet(io.BytesIO(stream.read()))
         except Exception as error:  # pyarrow raises its own error types for malformed files
             raise ValueError(f"{path}: cannot be read as Parquet: {error}") from None
         if len(frame) == 0:
@@ -262,11 +288,21 @@ def read_responses(path: str | Path) -> pd.DataFrame:
         first = "" if error.earlier is None else f" (first on {unit} {error.earlier})"
         raise ValueError(f"{where}: {error.problem}{first}") from None
     except KeyError as error:  # pt.validate: a required column is missing
-        raise ValueError(f"{path}: {' '.join(str(error.args[0] if error.args else error).split())}") from None
+        raise ValueError(f"{path}: {_missing_columns(error, frame)}") from None
     for column in ID_COLUMNS:
         if column in frame.columns:
             frame[column] = frame[column].astype(str)
     return frame.reset_index(drop=True)
+
+
+def _missing_columns(error: KeyError, frame: pd.DataFrame) -> str:
+    """The columns a frame lacks, from pt.validate's error (the fewest of its modes), and those it has."""
+    modes = getattr(error, "modes", None) or []
+    missing = min((list(mode.missing_columns) for mode in modes), key=len, default=[])
+    if not missing:
+        return " ".join(str(error.args[0] if error.args else error).split())
+    names, plural = ", ".join(map(repr, missing)), "s" if len(missing) > 1 else ""
+    return f"no {names} column{plural} (the file's columns: {', '.join(map(str, frame.columns))})"
 
 
 def _context_as_list(value: object) -> object:
@@ -281,19 +317,37 @@ def _context_as_list(value: object) -> object:
 def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     """Call ``write`` on a temporary file next to ``path``, then move it onto ``path``.
 
-    The temporary file ends with the name of ``path``, so writers that choose a compression by
-    suffix choose the same; it is removed where ``write`` fails, and ``path`` keeps what it held.
+    ``write`` writes the plain format: for a target ending in ``.gz`` the temporary file is named
+    like the target without ``.gz``, and compressed here afterwards (its gzip header names the
+    target without ``.gz``), so every format can be gzipped. The file gets the permissions a new
+    file gets under the process's umask. Where ``write`` fails, the temporary file is removed and
+    ``path`` keeps what it held.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=f".partial-{path.name}")
+    compressed = path.suffix.lower() == ".gz"
+    plain_name = path.name[: -len(path.suffix)] if compressed else path.name
+    handle, name = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=f".partial-{plain_name}")
     os.close(handle)
+    temporary = Path(name)
     try:
-        write(Path(temporary))
+        write(temporary)
+        if compressed:
+            plain = temporary.read_bytes()
+            with open(temporary, "wb") as raw, gzip.GzipFile(filename=plain_name, mode="wb", fileobj=raw) as stream:
+                stream.write(plain)
+        os.chmod(temporary, _new_file_mode())
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def _new_file_mode() -> int:
+    """The permissions ``open`` gives a new file under the current umask (``mkstemp`` gives 0600)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def write_frame(frame: pd.DataFrame, path: str | Path) -> None:

@@ -99,14 +99,16 @@ def mean_run_scores(scores: pd.DataFrame, *, score: str = "score", run: str = "d
     Args:
         scores: one row per response, e.g. :func:`~pyterrier_rag_axioms.datasets.nugget_scores`
             (``qid``, ``docno`` = run id, ``score``).
-        score: the score column (NaN scores are left out of the mean).
+        score: the score column (NaN scores, e.g. of a response without nuggets, are left out of
+            the mean and of ``topics``, which counts the topics the mean is over).
         run: the run id column.
     """
     pt.validate.columns(scores, includes=["qid", run, score], context="mean_run_scores")
+    values = pd.to_numeric(scores[score])
     frame = pd.DataFrame(
-        {"qid": scores["qid"].astype(str), "run": scores[run].astype(str), score: pd.to_numeric(scores[score])}
+        {"scored_qid": scores["qid"].astype(str).where(values.notna()), "run": scores[run].astype(str), score: values}
     )
-    table = frame.groupby("run", sort=False).agg(topics=("qid", "nunique"), **{score: (score, "mean")})
+    table = frame.groupby("run", sort=False).agg(topics=("scored_qid", "nunique"), **{score: (score, "mean")})
     return _ranked(table.reset_index(), score)
 
 

@@ -463,3 +463,83 @@ def test_a_failed_run_leaves_the_previous_output(tmp_path, capsys):
     bad = _jsonl(tmp_path / "bad.jsonl", ['{"qid": "1", "query": "q", "docno": "a", "response": null}'])
     assert _run([str(bad), "--axioms", "CORR1", "--output", str(output)], capsys)[0] == 2
     assert output.read_bytes() == before
+
+
+def test_cli_errors_name_the_option_or_column_on_one_line(tmp_path, capsys):
+    source = _jsonl(tmp_path / "r.jsonl", [
+        '{"qid": "1", "query": "q", "docno": "a", "response": "One."}',
+        '{"qid": "1", "query": "q", "docno": "b", "response": "Two."}',
+    ])
+    no_response = _jsonl(tmp_path / "nocol.jsonl", ['{"qid": "1", "query": "q", "docno": "a"}'])
+    _assert_one_line_error(*_run([str(no_response)], capsys)[::2],
+                           "nocol.jsonl: no 'response' column (the file's columns: qid, query, docno)")
+    _assert_one_line_error(*_run([str(source), "--axioms", "TREC_RAG_NUGGET"], capsys)[::2],
+                           "TREC_RAG_NUGGET is an oracle axiom")
+    status, err = _run(["rerank", str(source), "--seed", "1.5"], capsys)[::2]
+    _assert_one_line_error(status, err, "rag-axioms rerank: error: argument --seed: invalid int value")
+    _assert_one_line_error(*_run([str(source), "--bogus"], capsys)[::2], "unrecognized arguments: --bogus")
+    _assert_one_line_error(*_run(["rerank", str(source), "--model", "nuggets", "--min-decisive-share", "5"],
+                                 capsys)[::2], "leave out --axioms, --combine, --weights and --min-decisive-share")
+    _assert_one_line_error(*_run(["rerank", str(source), "--axioms", "LEN1", "--combine", "cascade",
+                                  "--min-decisive-share", "0.3"], capsys)[::2],
+                           "--min-decisive-share is for --combine majority, not --combine cascade")
+    _assert_one_line_error(*_run(["rerank", str(source), "--axioms", "LEN1", "--method", "count", "--seed", "3"],
+                                 capsys)[::2], "--pivot and --seed are KwikSort's")
+    _assert_one_line_error(*_run(["runs", str(source), "--combine", "cascade"], capsys)[::2],
+                           "--combine and --weights combine the axioms of --axioms: give --axioms too")
+    _assert_one_line_error(*_run([str(source), "--axioms", "LEN1", "--cache", str(source)], capsys)[::2],
+                           f"--cache {source}: is a file, not a directory")
+    (tmp_path / "out.jsonl").mkdir()
+    status, out, err = _run([str(source), "--axioms", "LEN1", "--output", str(tmp_path / "out.jsonl")], capsys)
+    _assert_one_line_error(status, err, "out.jsonl: is a directory")
+    assert out == ""  # nothing was judged
+    _assert_one_line_error(*_run(["rerank", str(source), "--output", str(tmp_path / "r.csv")], capsys)[::2],
+                           "use a TREC run file (.run, .txt, .trec) or a frame (.json, .jsonl, .parquet, .tsv)")
+
+
+def test_tsv_errors_name_the_line_where_a_quoted_cell_starts(tmp_path):
+    unterminated = tmp_path / "unterminated.tsv"
+    unterminated.write_text('qid\tquery\tdocno\tresponse\n1\tQ?\ta\tx y.\n1\tQ?\tb\t"unterminated\n1\tQ?\tc\tz.\n')
+    with pytest.raises(ValueError, match=r"unterminated.tsv:3: malformed TSV \(a cell that starts with a double quote"):
+        read_responses(unterminated)
+    inner = tmp_path / "inner.tsv"
+    inner.write_text('qid\tquery\tdocno\tresponse\n1\tQ?\ta\tx y.\n1\tQ?\tb\t"Blue" is a colour.\n')
+    with pytest.raises(ValueError, match="inner.tsv:3: malformed TSV"):
+        read_responses(inner)
+    quoted = tmp_path / "quoted.tsv"  # as spreadsheets and pandas write a cell with quotes, tabs or line breaks
+    quoted.write_text('qid\tquery\tdocno\tresponse\n1\tQ?\ta\t"""Blue"" is a\tcolour.\nReally."\n')
+    assert read_responses(quoted)["response"].tolist() == ['"Blue" is a\tcolour.\nReally.']
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_column(tmp_path):
+    tsv, jsonl = tmp_path / "bom.tsv", tmp_path / "bom.jsonl"
+    tsv.write_text("\ufeffqid\tquery\tdocno\tresponse\n1\tQ?\ta\tOne.\n", encoding="utf-8")
+    jsonl.write_text('\ufeff{"qid": "1", "query": "Q?", "docno": "a", "response": "One."}\n', encoding="utf-8")
+    for path in (tsv, jsonl):
+        assert read_responses(path)[["qid", "docno"]].values.tolist() == [["1", "a"]]
+
+
+@pytest.mark.parametrize("name", ["p.parquet.gz", "p.jsonl.gz", "p.tsv.gz", "p.parquet", "p.run.gz"])
+def test_outputs_are_readable_and_gzip_names_the_file_within(tmp_path, name):
+    frame = _two_systems().assign(score=[2.0, 1.0], rank=[0, 1])
+    path = tmp_path / name
+    if ".run" in name:
+        write_ranking(frame, path, run_name="r")
+        assert gzip.open(path, "rt").read().splitlines()[0] == "1 Q0 A 0 2.0 r"
+    else:
+        write_frame(frame, path)
+        assert read_responses(path)["response"].tolist() == [SKY, OCEAN]
+    assert path.stat().st_mode & 0o777 == 0o666 & ~_umask()  # a new file's permissions, not 0600
+    if name.endswith(".gz"):
+        with open(path, "rb") as raw:
+            header = raw.read(64)
+        assert header[:2] == b"\x1f\x8b" and name[:-3].encode() + b"\x00" in header  # not the temporary name
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

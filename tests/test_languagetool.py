@@ -147,9 +147,14 @@ def test_cli_includes_clar1_where_a_server_answers(tmp_path, capsys, monkeypatch
     dead = f"http://127.0.0.1:{languagetool.free_port()}"
     monkeypatch.setenv(languagetool.URL_VARIABLE, dead)
     assert main([str(sample)]) == 0
-    printed = capsys.readouterr().out
+    printed = capsys.readouterr().err  # a note, apart from the results
     assert f"CLAR1 skipped: no LanguageTool server answered at {dead}" in printed
     assert "python -m pyterrier_rag_axioms.languagetool start" in printed
+    # asked for by name, CLAR1 without a server is an error of one line, not a traceback
+    assert main([str(sample), "--axioms", "CLAR1"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"rag-axioms: error: No LanguageTool server answered at {dead}")
+    assert error.count("\n") == 1 and "Traceback" not in error
     # an explicit URL is used, and the server found there
     assert main([str(sample), "--languagetool-url", languagetool_server]) == 0
     assert "CLAR1 skipped" not in capsys.readouterr().out

@@ -378,7 +378,7 @@ def test_cli_ranks_and_judges_by_a_preference_model(tmp_path, capsys):
     assert list(pairs.columns[-2:]) == ["PreferenceModel", "PreferenceModel_probability"]
     assert pairs["PreferenceModel_probability"].between(0, 1).all()
     assert main(["rerank", str(path), "--model", "nuggets", "--axioms", "LEN1"]) == 2
-    assert "leave out --axioms, --combine and --weights" in capsys.readouterr().err
+    assert "leave out --axioms, --combine, --weights and --min-decisive-share" in capsys.readouterr().err
     assert main(["rerank", str(path), "--model", "nowhere.json"]) == 2
     assert "neither a shipped model (crowd, nuggets) nor a file" in capsys.readouterr().err
 

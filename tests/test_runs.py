@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -209,3 +211,61 @@ def test_cli_runs_notes_when_docno_does_not_look_like_a_run_id(capsys):
 
     assert main(["runs", SAMPLE_PATH, "--axioms", "LEN1"]) == 0  # the sample's docnos are q1-r1, q1-r2, ...
     assert "no run answers more than one of the 8 topics: is docno the run id" in capsys.readouterr().err
+
+
+def test_cli_runs_names_what_it_cannot_score(tmp_path, capsys):
+    from pyterrier_rag_axioms.cli import main
+
+    answers, nuggets = write_runs(tmp_path, nugget_support={"long": 3, "middle": 1, "short": 2})
+    lone = pd.concat([pd.read_json(answers, lines=True, dtype={"qid": str}),
+                      pd.DataFrame([{"qid": "t9", "query": "What is snow?", "docno": "alone", "response": "Ice."}])])
+    lone_path = tmp_path / "lone.jsonl"
+    lone.to_json(lone_path, orient="records", lines=True)
+    assert main(["runs", str(lone_path), "--axioms", "LEN1"]) == 0
+    captured = capsys.readouterr()
+    assert "1 run without a win rate, since no other run answers any of its topics: alone" in captured.err
+    assert "note: MajorityVote(LEN1" in captured.err  # the topic with one response: a note of one line
+    assert "UserWarning" not in captured.err and ".py:" not in captured.err  # no warning class, no source line
+
+    # ranks among the runs of the input; an answer without nuggets is named and left out of its run's mean
+    assignments = pd.read_json(nuggets, lines=True, dtype={"qid": str})
+    without = ((assignments["qid"] == "t1") & (assignments["run_id"] == "short")).to_numpy()
+    assignments["nuggets"] = [[] if empty else nuggets for empty, nuggets in zip(without, assignments["nuggets"])]
+    assignments.to_json(nuggets, orient="records", lines=True)
+    fewer = pd.read_json(answers, lines=True, dtype={"qid": str}).query("docno != 'long'")
+    fewer_path, table_path = tmp_path / "fewer.jsonl", tmp_path / "runs.jsonl"
+    fewer.to_json(fewer_path, orient="records", lines=True)
+    assert main(["runs", str(fewer_path), "--axioms", "LEN1", "--nuggets", nuggets, "--output", str(table_path)]) == 0
+    assert "1 answer without nuggets" in capsys.readouterr().err
+    table = pd.read_json(table_path, lines=True).set_index("run")
+    assert table["nugget_rank"].to_dict() == {"middle": 2, "short": 1}  # 2/3 from t2 alone against 1/3
+    assert table.loc["short", "nugget_score"] == pytest.approx(2 / 3)
+
+
+def test_nugget_assignments_refuse_an_empty_file_and_answers_that_are_not_text(tmp_path, capsys):
+    from pyterrier_rag_axioms.cli import main
+
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    with pytest.raises(ValueError, match="empty.jsonl:1: no nugget assignments"):
+        rag.load_nugget_assignments(empty)
+    assert main(["runs", "--nuggets", str(empty), "--axioms", "LEN1"]) == 2
+    assert "empty.jsonl:1: no nugget assignments" in capsys.readouterr().err
+    _, nuggets = write_runs(tmp_path, nugget_support={"long": 3, "middle": 1, "short": 2})
+    lines = open(nuggets).read().splitlines()
+    record = json.loads(lines[1])
+    record["answer_text"] = 17
+    lines[1] = json.dumps(record)
+    numeric = tmp_path / "numeric.jsonl"
+    numeric.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match="numeric.jsonl:2: field 'answer_text' must be a string, not int 17"):
+        rag.load_nugget_assignments(numeric)
+
+
+def test_mean_run_scores_count_the_topics_with_a_score():
+    scores = pd.DataFrame(
+        {"qid": ["1", "2", "1", "2"], "docno": ["A", "A", "B", "B"], "score": [0.5, np.nan, 0.2, 0.4]}
+    )
+    table = rag.mean_run_scores(scores).set_index("run")
+    assert table["topics"].to_dict() == {"A": 1, "B": 2}
+    assert table["score"].to_dict() == pytest.approx({"A": 0.5, "B": 0.3})

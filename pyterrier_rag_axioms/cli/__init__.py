@@ -3,12 +3,14 @@
 ``rag-axioms runs FILE`` ranks the runs whose responses the file holds (:mod:`.runs`).
 
 Bad input or arguments never end in a traceback: the command prints one line that names the file,
-the line (1-based) and what is wrong, and exits with status 2.
+the line (1-based) and what is wrong, and exits with status 2. Warnings are notes of one line on
+stderr.
 """
 
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 
 from pyterrier_rag_axioms.cli._common import USAGE_ERROR_STATUS, error_line, is_input_error
@@ -23,12 +25,17 @@ SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {"rerank": rerank_main,
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``rag-axioms``: the exit status (2 for bad input or arguments, with one line on stderr)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    command = "rag-axioms"
+    command = f"rag-axioms {argv[0]}" if argv and argv[0] in SUBCOMMANDS else "rag-axioms"
+
+    def note(message: Warning | str, *_: object, **__: object) -> None:
+        print(f"{command}: note: {error_line(Exception(str(message)))}", file=sys.stderr)
+
     try:
-        if argv and argv[0] in SUBCOMMANDS:
-            command = f"rag-axioms {argv[0]}"
-            return SUBCOMMANDS[argv[0]](argv[1:])
-        return judge_main(argv)
+        with warnings.catch_warnings():
+            warnings.showwarning = note  # a warning is one line on stderr, not a source line
+            if argv and argv[0] in SUBCOMMANDS:
+                return SUBCOMMANDS[argv[0]](argv[1:])
+            return judge_main(argv)
     except Exception as error:
         if not is_input_error(error):
             raise

@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Sequence
 from importlib.resources import files
 from importlib.resources.abc import Traversable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
     from pyterrier_rag_axioms.aggregation import Combinator
@@ -33,12 +33,30 @@ class CommandLineError(ValueError):
     """Bad arguments: shown as one line, exit status 2."""
 
 
+class CommandLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are :class:`CommandLineError`: one line (argparse prints its usage block too)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CommandLineError(f"{message} (see {self.prog} --help)")
+
+
 def is_input_error(error: BaseException) -> bool:
-    """Whether an error reports bad input or arguments (rather than a fault of the program)."""
+    """Whether an error reports bad input, bad arguments or a missing service, rather than a fault of the program.
+
+    A service is LanguageTool's server (CLAR1) or TARGER's (the argumentative GEN_* axioms): where
+    it does not answer, the message says how to start or point to one.
+    """
     if isinstance(error, (ValueError, OSError)):
         return True
-    validate = sys.modules.get("pyterrier.validate")
-    return validate is not None and isinstance(error, validate.InputValidationError)
+    known = [
+        getattr(sys.modules.get(module), name, None)
+        for module, name in [
+            ("pyterrier.validate", "InputValidationError"),
+            ("pyterrier_rag_axioms.tools.grammar", "LanguageToolError"),
+            ("pyterrier_rag_axioms.tools.arguments", "TargerUnavailableError"),
+        ]
+    ]
+    return isinstance(error, tuple(kind for kind in known if kind is not None))
 
 
 def error_line(error: BaseException) -> str:
@@ -57,25 +75,35 @@ def parse_axiom_names(value: str | None, option: str = "--axioms") -> list[str] 
         return None
     names = [name.strip() for name in value.split(",") if name.strip()]
     if not names:
-        from pyterrier_rag_axioms.registry import AXIOMS
-
-        known = ", ".join(sorted(AXIOMS))
+        known = ", ".join(command_line_axioms())
         raise CommandLineError(f"{option} {value!r} names no axiom; give comma-separated short names out of {known}")
     return names
+
+
+def command_line_axioms() -> list[str]:
+    """The short names of the axioms a command can run: all but the oracles, which read judgments."""
+    from pyterrier_rag_axioms.registry import AXIOMS, ORACLE_AXIOMS
+
+    return sorted(name for name in AXIOMS if name not in ORACLE_AXIOMS)
 
 
 def build_axioms(
     names: Sequence[str], *, languagetool_url: str | None, aspects: str, verbose: bool
 ) -> list:
     """Instantiate axioms of the registry by short name (case-insensitive), passing the options each one takes."""
-    from pyterrier_rag_axioms.registry import axiom_class
+    from pyterrier_rag_axioms.registry import ORACLE_AXIOMS, axiom_class
 
     axioms = []
     for name in names:
+        if name.strip().upper() in ORACLE_AXIOMS:
+            raise CommandLineError(
+                f"{name.strip().upper()} is an oracle axiom: it reads judgments (e.g. assignments_path=...), "
+                "so it runs from Python, not from the command line"
+            )
         try:
             cls = axiom_class(name)
-        except KeyError as error:
-            raise CommandLineError(error.args[0]) from None
+        except KeyError:
+            raise CommandLineError(f"unknown axiom {name!r}; known: {', '.join(command_line_axioms())}") from None
         options: dict[str, object] = {"verbose": verbose}
         parameters = inspect.signature(cls).parameters
         if "remote_server" in parameters:
@@ -131,8 +159,7 @@ def add_judge_options(
     parser.add_argument(
         "--min-decisive-share",
         type=float,
-        default=0.5,
-        help="for --combine majority: the least share of axioms that must prefer a response (default: %(default)s)",
+        help="for --combine majority: the least share of axioms that must prefer a response (default: 0.5)",
     )
     parser.add_argument(
         "--languagetool-url",
@@ -152,10 +179,14 @@ def combined_axioms(args: argparse.Namespace, *, default_axioms: Sequence[str]) 
     from pyterrier_rag_axioms.registry import COMBINATORS
 
     names = parse_axiom_names(args.axioms) or list(default_axioms)
-    axioms = build_axioms(names, languagetool_url=args.languagetool_url, aspects=args.aspects, verbose=args.verbose)
+    if not names:
+        raise CommandLineError("--combine and --weights combine the axioms of --axioms: give --axioms too")
     combine = args.combine or "majority"
     if args.weights and combine != "weighted":
         raise CommandLineError("--weights needs --combine weighted")
+    if args.min_decisive_share is not None and combine != "majority":
+        raise CommandLineError(f"--min-decisive-share is for --combine majority, not --combine {combine}")
+    axioms = build_axioms(names, languagetool_url=args.languagetool_url, aspects=args.aspects, verbose=args.verbose)
     if combine == "weighted":
         weights = None
         if args.weights:
@@ -165,7 +196,8 @@ def combined_axioms(args: argparse.Namespace, *, default_axioms: Sequence[str]) 
                 raise CommandLineError(f"--weights must be numbers, not {args.weights!r}") from None
         return WeightedSum(*axioms, weights=weights, verbose=args.verbose)
     if combine == "majority":
-        return MajorityVote(*axioms, min_decisive_share=args.min_decisive_share, verbose=args.verbose)
+        share = 0.5 if args.min_decisive_share is None else args.min_decisive_share
+        return MajorityVote(*axioms, min_decisive_share=share, verbose=args.verbose)
     return COMBINATORS[combine](*axioms, verbose=args.verbose)
 
 
@@ -178,11 +210,15 @@ def preference_source(
     else the combined ``default_axioms``.
 
     Raises:
-        CommandLineError: ``--model`` together with ``--axioms``, ``--combine`` or ``--weights``.
+        CommandLineError: ``--model`` together with ``--axioms``, ``--combine``, ``--weights`` or
+            ``--min-decisive-share``.
     """
-    chose_axioms = bool(args.axioms or args.combine or args.weights)
+    chose_axioms = bool(args.axioms or args.combine or args.weights or args.min_decisive_share is not None)
     if args.model and chose_axioms:
-        raise CommandLineError("--model ranks by the model's own features: leave out --axioms, --combine and --weights")
+        raise CommandLineError(
+            "--model ranks by the model's own features: leave out --axioms, --combine, --weights and "
+            "--min-decisive-share"
+        )
     if args.model or (default_model and not chose_axioms):
         return build_model(args.model or default_model, verbose=args.verbose)
     return combined_axioms(args, default_axioms=default_axioms)
@@ -199,6 +235,11 @@ def add_cache_option(parser: argparse.ArgumentParser) -> None:
 
 def use_cache_option(args: argparse.Namespace) -> None:
     """Make ``--cache DIR`` the package-wide cache directory (without it, ``RAG_AXIOMS_CACHE`` applies)."""
+    source, directory = "--cache", args.cache
+    if not directory:
+        source, directory = "$RAG_AXIOMS_CACHE", os.environ.get("RAG_AXIOMS_CACHE")
+    if directory and os.path.exists(directory) and not os.path.isdir(directory):
+        raise CommandLineError(f"{source} {directory}: is a file, not a directory of cached parses and embeddings")
     if args.cache:
         from pyterrier_rag_axioms.tools.cache import set_cache_dir
 

@@ -5,13 +5,14 @@ Without a file, it runs on the sample shipped inside the package.
 
 from __future__ import annotations
 
-import argparse
+import sys
 from collections.abc import Sequence
 
 import pandas as pd
 
 from pyterrier_rag_axioms.cli._common import (
     SAMPLE_PATH,
+    CommandLineParser,
     add_cache_option,
     add_model_option,
     build_axioms,
@@ -41,7 +42,8 @@ def answering_languagetool_url() -> str | None:
         return url
     print(
         f"CLAR1 skipped: no LanguageTool server answered at {url} (start one with "
-        "`python -m pyterrier_rag_axioms.languagetool start`, or use --languagetool-url URL).\n"
+        "`python -m pyterrier_rag_axioms.languagetool start`, or use --languagetool-url URL).",
+        file=sys.stderr,
     )
     return None
 
@@ -64,7 +66,7 @@ def format_query_table(responses: pd.DataFrame, preferences: pd.DataFrame, axiom
 
 def judge_main(argv: Sequence[str]) -> int:
     """Run axioms over a response file and print a table per query (and save the preference frame)."""
-    parser = argparse.ArgumentParser(
+    parser = CommandLineParser(
         prog="rag-axioms",
         description="Judge RAG responses with axioms. Subcommands: rerank, runs.",
     )
@@ -87,21 +89,23 @@ def judge_main(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
 
     from pyterrier_rag_axioms.frames import response_frame
-    from pyterrier_rag_axioms.io import format_of, read_responses, write_frame
+    from pyterrier_rag_axioms.io import check_output_path, format_of, read_responses, write_frame
 
     if args.output:
         format_of(args.output)  # an unknown output format fails before any judging
+        check_output_path(args.output)
     use_cache_option(args)
     names = parse_axiom_names(args.axioms)
-    if names is None and not args.model:
-        args.languagetool_url = args.languagetool_url or answering_languagetool_url()
-        names = [name for name in DEFAULT_AXIOMS if name != "CLAR1" or args.languagetool_url]
     axioms = build_axioms(
         names or [], languagetool_url=args.languagetool_url, aspects=args.aspects, verbose=args.verbose
     )
     if args.model:  # after the axioms: its column and its probability
         axioms.append(build_model(args.model, verbose=args.verbose))
     responses = response_frame(read_responses(args.input))
+    if names is None and not args.model:  # the default axioms, once the input is known to be good
+        args.languagetool_url = args.languagetool_url or answering_languagetool_url()
+        names = [name for name in DEFAULT_AXIOMS if name != "CLAR1" or args.languagetool_url]
+        axioms = build_axioms(names, languagetool_url=args.languagetool_url, aspects=args.aspects, verbose=args.verbose)
     if not args.verbose:
         quiet_model_loading()
     pipeline = axioms[0]

@@ -10,6 +10,8 @@ import pandas as pd
 
 from pyterrier_rag_axioms.cli._common import (
     SAMPLE_PATH,
+    CommandLineError,
+    CommandLineParser,
     add_judge_options,
     preference_source,
     quiet_model_loading,
@@ -25,20 +27,29 @@ TREC_RUN_SUFFIXES = (".run", ".txt", ".trec")
 
 
 def is_trec_run_path(path: str | Path) -> bool:
-    """Whether a path is written as a TREC run file (by its suffix, see :data:`TREC_RUN_SUFFIXES`)."""
-    return Path(path).suffix.lower() in TREC_RUN_SUFFIXES
+    """Whether a path is written as a TREC run file (by its suffix before any ``.gz``: :data:`TREC_RUN_SUFFIXES`)."""
+    suffixes = [suffix.lower() for suffix in Path(path).suffixes if suffix.lower() != ".gz"]
+    return bool(suffixes) and suffixes[-1] in TREC_RUN_SUFFIXES
 
 
 def check_output(path: str | Path, *, run_name: str) -> None:
     """Check an output path's format (and the run name of a TREC run file) before any work is done.
 
     Raises:
-        ValueError: an unknown suffix, or a run name that is empty or holds whitespace.
+        ValueError: an unknown suffix, a directory, or a run name that is empty or holds whitespace.
     """
-    from pyterrier_rag_axioms.io import format_of
+    from pyterrier_rag_axioms.io import FORMATS, check_output_path, format_of
 
+    check_output_path(path)
     if not is_trec_run_path(path):
-        format_of(path)
+        try:
+            format_of(path)
+        except ValueError:
+            known = ", ".join(sorted(FORMATS))
+            raise ValueError(
+                f"{path}: unknown file format; use a TREC run file ({', '.join(TREC_RUN_SUFFIXES)}) or a frame "
+                f"({known}), optionally with .gz"
+            ) from None
     elif not run_name or any(character.isspace() for character in run_name):
         raise ValueError(
             f"{path}: the run name {run_name!r} must be one word: TREC run files separate their columns by whitespace"
@@ -94,7 +105,7 @@ def format_ranking(group: pd.DataFrame, *, width: int = 90) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandLineParser(
         prog="rag-axioms rerank",
         description=(
             "Rank each query's responses by axioms: the axioms' preferences are combined into one "
@@ -103,8 +114,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("input", nargs="?", default=str(SAMPLE_PATH), help="response file (JSONL, TSV or Parquet)")
     parser.add_argument("--method", default="kwiksort", choices=["kwiksort", "count"], help="ranking method")
-    parser.add_argument("--pivot", default="random", choices=["first", "middle", "last", "random"])
-    parser.add_argument("--seed", type=int, default=0, help="seed of KwikSort's random pivots")
+    parser.add_argument(
+        "--pivot", choices=["first", "middle", "last", "random"], help="KwikSort's pivot (default: random)"
+    )
+    parser.add_argument("--seed", type=int, help="seed of KwikSort's random pivots (default: 0)")
     parser.add_argument(
         "--output", help="save the ranking: a TREC run file (.run, .txt, .trec) or a frame (.jsonl, .tsv, .parquet)"
     )
@@ -126,8 +139,16 @@ def rerank_main(argv: Sequence[str]) -> int:
         quiet_model_loading()
     if args.output:
         check_output(args.output, run_name=args.run_name)
+    if args.method != "kwiksort" and (args.pivot or args.seed is not None):
+        raise CommandLineError(f"--pivot and --seed are KwikSort's: leave them out with --method {args.method}")
     source = preference_source(args, default_axioms=DEFAULT_RERANK_AXIOMS)
-    reranker = AxiomaticReranker(source, method=args.method, pivot=args.pivot, seed=args.seed, verbose=args.verbose)
+    reranker = AxiomaticReranker(
+        source,
+        method=args.method,
+        pivot=args.pivot or "random",
+        seed=0 if args.seed is None else args.seed,
+        verbose=args.verbose,
+    )
 
     raw = read_responses(args.input)
     responses = response_frame(raw)

@@ -18,6 +18,7 @@ import pandas as pd
 
 from pyterrier_rag_axioms.cli._common import (
     CommandLineError,
+    CommandLineParser,
     add_judge_options,
     preference_source,
     quiet_model_loading,
@@ -29,7 +30,7 @@ DEFAULT_RUNS_MODEL = "nuggets"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandLineParser(
         prog="rag-axioms runs",
         description=(
             "Rank runs by their responses' win rate against the other runs' responses to the same topic "
@@ -55,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _count(number: int, thing: str) -> str:
+    return f"{number} {thing}{'' if number == 1 else 's'}"
+
+
 def format_runs(table: pd.DataFrame, *, with_nuggets: bool) -> str:
     """A readable table of the ranked runs."""
     width = max([len(run) for run in table["run"]] + [3])
@@ -77,7 +82,7 @@ def runs_main(argv: Sequence[str]) -> int:
 
     from pyterrier_rag_axioms._bootstrap import check_confidence
     from pyterrier_rag_axioms.frames import response_frame
-    from pyterrier_rag_axioms.io import format_of, read_responses, write_frame
+    from pyterrier_rag_axioms.io import check_output_path, format_of, read_responses, write_frame
     from pyterrier_rag_axioms.judgments import load_nugget_assignments, nugget_scores
     from pyterrier_rag_axioms.runs import mean_run_scores, run_correlation, run_win_rates, win_rates
 
@@ -86,6 +91,7 @@ def runs_main(argv: Sequence[str]) -> int:
     check_confidence(args.confidence, caller="--confidence")
     if args.output:
         format_of(args.output)  # an unknown output format fails before any judging
+        check_output_path(args.output)
     use_cache_option(args)
     if not args.verbose:
         quiet_model_loading()
@@ -107,7 +113,16 @@ def runs_main(argv: Sequence[str]) -> int:
                 f"{args.nuggets}: no nugget assignments for {len(unjudged)} of the {topics} topics of {source} "
                 f"(e.g. qid {unjudged[0]!r}); give the assignments of every topic, or leave out --nuggets"
             )
-        scores = scores[scores["qid"].isin(set(responses["qid"]))]
+        # the runs and topics of the input only: ranks and tau compare the same runs
+        scores = scores[scores["qid"].isin(set(responses["qid"])) & scores["run"].isin(set(responses["docno"]))]
+        unscored = scores[scores["score"].isna()]
+        if len(unscored):
+            example = unscored.iloc[0]
+            print(
+                f"Note: {_count(len(unscored), 'answer')} without nuggets in {args.nuggets} (e.g. run "
+                f"{example['run']!r} on topic {example['qid']!r}): left out of the runs' mean nugget scores",
+                file=sys.stderr,
+            )
 
     preferences = judge(responses)
     table = run_win_rates(preferences, judge)
@@ -119,6 +134,13 @@ def runs_main(argv: Sequence[str]) -> int:
         nuggets = mean_run_scores(scores, run="run").rename(columns={"score": "nugget_score", "rank": "nugget_rank"})
         table = table.merge(nuggets[["run", "nugget_score", "nugget_rank"]], on="run", how="left")
     print(format_runs(table, with_nuggets=scores is not None))
+    alone = sorted(set(responses["docno"]) - set(table["run"]))
+    if alone:
+        print(
+            f"\nNote: {_count(len(alone), 'run')} without a win rate, since no other run answers any of its topics: "
+            + ", ".join(alone[:5]) + (", ..." if len(alone) > 5 else ""),
+            file=sys.stderr,
+        )
     if topics > 1 and table["topics"].max() == 1:
         print(
             f"\nNote: no run answers more than one of the {topics} topics: is docno the run id in {source}?",

@@ -26,9 +26,11 @@ class Record:
             raise self.error(f"field {key!r} is missing")
         return self.record[key]
 
-    def text(self, key: str, *, allow_empty: bool = True) -> str:
+    def text(self, key: str, *, allow_empty: bool = True, allow_number: bool = True) -> str:
+        """A text field; a whole number is read as its digits where ``allow_number`` (e.g. for ids)."""
         value = self._get(key)
-        if isinstance(value, bool) or not isinstance(value, (str, int)):
+        kinds = (str, int) if allow_number else str
+        if isinstance(value, bool) or not isinstance(value, kinds):
             raise self.error(f"field {key!r} must be a string, not {type(value).__name__} {value!r}")
         value = str(value)
         if not allow_empty and not value.strip():

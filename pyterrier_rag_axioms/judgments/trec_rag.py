@@ -43,8 +43,9 @@ def load_nugget_assignments(path: str | Path) -> pd.DataFrame:
     (``"support"``/``"partial_support"``/``"not_support"``)).
 
     Raises:
-        ValueError: a line is not JSON, lacks a field, has a value of the wrong type or an unknown
-            importance or assignment, or repeats a (qid, run_id); the message names file and line.
+        ValueError: the file is empty, a line is not JSON, lacks a field, has a value of the wrong
+            type (a query or answer that is not a string) or an unknown importance or assignment,
+            or repeats a (qid, run_id); the message names file and line.
     """
     rows = []
     for (qid, run_id), line in keyed_records(path, qid="qid", docno="run_id", what="run"):
@@ -64,14 +65,16 @@ def load_nugget_assignments(path: str | Path) -> pd.DataFrame:
         rows.append(
             {
                 "qid": qid,
-                "query": line.text("query"),
+                "query": line.text("query", allow_number=False),
                 "docno": run_id,
-                "response": line.text("answer_text"),
+                "response": line.text("answer_text", allow_number=False),
                 "context": None,
                 "response_length": line.count("response_length"),
                 "nuggets": nuggets,
             }
         )
+    if not rows:
+        raise ValueError(f"{path}:1: no nugget assignments (the file is empty); expected one JSON object per line")
     columns = ["qid", "query", "docno", "response", "context", "response_length", "nuggets"]
     return pd.DataFrame(rows, columns=columns)
 
