@@ -161,10 +161,10 @@ class Combinator(pt.Transformer, ABC):
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """Add the combined preference column (and the columns of members it ran) to the preference frame."""
+        required = self.required_columns(list(inp.columns))
+        if required:  # checked on the caller's frame: a response frame has no preference columns
+            pt.validate.columns(inp, includes=["docno_a", "docno_b", *required], context=self)
         pairs = preference_frame(inp, self)
-        required = self.required_columns(list(pairs.columns))
-        if required:
-            pt.validate.columns(pairs, includes=required, context=self)
         if len(pairs) == 0:
             columns = [*PAIR_COLUMNS, *(c for c in pairs.columns if c not in PAIR_COLUMNS)]
             names = [name for name in self._output_names() if name not in columns or name == self.name]

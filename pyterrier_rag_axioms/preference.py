@@ -391,9 +391,16 @@ class PreferenceModel(Axiom):
         return default_model(cls, kind, **overrides)
 
     def __repr__(self) -> str:
+        """Every argument that differs from its default, numbers in full: evaluated, it is the same model."""
         parts = [f"axioms=[{', '.join(map(repr, self.axioms))}]"]
         if self.coefficients is not None:
-            parts.append(f"coefficients={[round(weight, 4) for weight in self.coefficients]}")
+            parts.append(f"coefficients={list(self.coefficients)}")
+        if any(scale != 1.0 for scale in self.scales):
+            parts.append(f"scales={list(self.scales)}")
+        if self.value_transform != "signed_log1p":
+            parts.append(f"value_transform={self.value_transform!r}")
+        if self.regularization != 1.0:
+            parts.append(f"regularization={self.regularization!r}")
         if self.follow_directions:
             parts.append("follow_directions=True")
         if self.truth is not None:

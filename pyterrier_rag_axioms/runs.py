@@ -43,7 +43,8 @@ def win_rates(preferences: pd.DataFrame, source: object) -> pd.DataFrame:
 
     Returns:
         One row per (qid, run): ``comparisons``, ``wins``, ``losses``, ``ties`` (a preference of 0
-        or NaN) and ``win_rate`` = ``(wins + ties / 2) / comparisons``, in order of first appearance.
+        or NaN) and ``win_rate`` = ``(wins + ties / 2) / comparisons``; topics and, within each, runs
+        in order of first appearance.
 
     Raises:
         pt.validate.InputValidationError: a column is missing.
@@ -56,13 +57,15 @@ def win_rates(preferences: pd.DataFrame, source: object) -> pd.DataFrame:
         raise TypeError(f"win_rates: the preference column {column!r} must hold numbers")
     signs = np.sign(values.fillna(0.0).to_numpy(dtype=float))
     qids = preferences["qid"].astype(str).to_numpy()
-    sides = pd.DataFrame(
+    sides = pd.DataFrame(  # each pair's a, then its b: runs in order of first appearance
         {
-            "qid": np.concatenate([qids, qids]),
-            "run": np.concatenate([preferences["docno_a"].astype(str), preferences["docno_b"].astype(str)]),
-            "result": np.concatenate([signs, -signs]),
+            "qid": np.repeat(qids, 2),
+            "run": np.column_stack([preferences["docno_a"].astype(str), preferences["docno_b"].astype(str)]).ravel(),
+            "result": np.column_stack([signs, -signs]).ravel(),
         }
     )
+    topic_order = {qid: position for position, qid in enumerate(pd.unique(qids))}
+    sides = sides.sort_values("qid", key=lambda column: column.map(topic_order), kind="stable")  # topics together
     grouped = sides.groupby(["qid", "run"], sort=False)["result"]
     table = pd.DataFrame(
         {

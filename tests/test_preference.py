@@ -179,6 +179,17 @@ def test_empty_frame_and_inspect():
     assert {"axioms", "coefficients", "scales", "value_transform", "min_confidence", "name"} <= attributes
 
 
+def test_repr_evaluates_to_the_same_model():
+    model = cheap_model(value_transform="identity", regularization=0.1, min_confidence=0.1, name="judge")
+    shown = repr(model)
+    assert "scales=[1.3, 0.4]" in shown and "value_transform='identity'" in shown and "regularization=0.1" in shown
+    again = eval(shown, vars(rag))
+    frame = response_frame(["The sky is blue [0].", "Blue light scatters in the air [5].", "Sky."])
+    assert again(frame)["judge_probability"].tolist() == model(frame)["judge_probability"].tolist()
+    shipped = rag.PreferenceModel.default()
+    assert eval(repr(shipped), vars(rag)).scales == shipped.scales
+
+
 def test_explain_sums_named_contributions():
     model = cheap_model()
     frame = response_frame(["sky blue [0]", "sky blue light air [5]", "blue"])

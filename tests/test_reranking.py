@@ -139,6 +139,19 @@ def test_input_rank_or_score_is_the_original_order():
         KwikSort(tie)(responses.assign(rank=["1", "x", "2", "3"]))
 
 
+@pytest.mark.parametrize("source", ["COV1", MajorityVote("COV1", "CORR1")], ids=["column", "combinator"])
+def test_column_sources_need_a_preference_frame_also_when_it_is_empty(source):
+    responses = _responses({"pair": 2})
+    for reranker in (KwikSort(source), PreferenceCountReranker(source), AxiomaticReranker(source)):
+        for frame in (responses, responses.iloc[:0]):  # validation comes first, however many rows
+            with pytest.raises(pt.validate.InputValidationError, match="COV1"):
+                reranker(frame)
+        inputs = pt.inspect.transformer_inputs(reranker)
+        assert all({"docno_a", "docno_b", "COV1"} <= set(columns) for columns in inputs), inputs
+    with pytest.raises(pt.validate.InputValidationError, match="COV1"):
+        MajorityVote("COV1", "CORR1")(responses.iloc[:0])
+
+
 def test_zero_and_one_response_per_query():
     responses = _responses({"single": 1, "pair": 2})
     for reranker in (KwikSort(CORR1()), PreferenceCountReranker(CORR1()), AxiomaticReranker(COV1())):
@@ -240,7 +253,8 @@ def test_errors_name_the_reranker():
         KwikSort("pref")(responses)
     with pytest.raises(pt.validate.InputValidationError, match=r"KwikSort\('other'.*missing_columns=\['other'\]"):
         KwikSort("other")(_preferences("q", ["a", "b"], [("a", "b")]))
-    with pytest.raises(ValueError, match=r"MajorityVote\(pref,CORR1\) reads preference columns \['pref'\]"):
+    reads = r"MajorityVote\(pref,CORR1\) reads preference columns \['pref'\]"
+    with pytest.raises(pt.validate.InputValidationError, match=reads):
         KwikSort(MajorityVote("pref", CORR1()))(responses)
     with pytest.raises(ValueError, match="docno 'd0' occurs more than once"):
         KwikSort(CORR1())(pd.concat([responses, responses]))

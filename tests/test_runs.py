@@ -269,3 +269,12 @@ def test_mean_run_scores_count_the_topics_with_a_score():
     table = rag.mean_run_scores(scores).set_index("run")
     assert table["topics"].to_dict() == {"A": 1, "B": 2}
     assert table["score"].to_dict() == pytest.approx({"A": 0.5, "B": 0.3})
+
+
+def test_win_rates_list_topics_together_and_runs_in_order_of_first_appearance():
+    pairs = pd.DataFrame({"qid": list("121212"), "docno_a": ["A", "A", "A", "A", "B", "B"],
+                          "docno_b": ["B", "B", "C", "C", "C", "C"], "X": [1.0] * 6})
+    table = rag.win_rates(pairs, "X")
+    assert table[["qid", "run", "wins"]].values.tolist() == [
+        ["1", "A", 2], ["1", "B", 1], ["1", "C", 0], ["2", "A", 2], ["2", "B", 1], ["2", "C", 0],
+    ]

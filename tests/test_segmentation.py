@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from pyterrier_rag_axioms import CLAR2, COH1, COH2, CONS1, CONS2, CORR1, COV1, COV3
-from pyterrier_rag_axioms.tools.segmentation import citation_spans, markup_spans, segment_starts, segments
+from pyterrier_rag_axioms.tools.segmentation import citation_spans, link_spans, markup_spans, segment_starts, segments
 from pyterrier_rag_axioms.tools.syllables import syllable_count
 from pyterrier_rag_axioms.tools.terms import term_extractor
 from pyterrier_rag_axioms.tools.text import NounChunkAspects, resolve_aspects, text_analyzer
@@ -166,3 +166,26 @@ def test_an_empty_response_covers_nothing_in_every_coverage_and_consistency_sum(
     # means and shares over nothing are undefined: no preference
     for axiom in (CORR1(), CLAR2(), COH1()):
         assert np.isnan(axiom.values(frame)[f"{axiom.name}_value"].iloc[1]), axiom.name
+
+
+def test_web_addresses_are_references_not_words():
+    bare = analysis("It scatters, see https://en.wikipedia.org/wiki/Rayleigh_scattering. Next one.")
+    assert bare.sentence_texts == ["It scatters, see https://en.wikipedia.org/wiki/Rayleigh_scattering.", "Next one."]
+    assert not any("http" in word.text for word in bare.words) and "https" not in " ".join(bare.noun_chunks)
+    linked = analysis("Blue light scatters [Rayleigh scattering](https://example.com/a/b).")
+    assert [token.text for token in linked.doc][5:8] == ["scattering", "](", "https://example.com"]
+    assert [word.text for word in linked.words] == ["Blue", "light", "scatters", "Rayleigh", "scattering"]
+    assert link_spans("See www.example.org, or (https://a.org/x).") == [(4, 19), (25, 40)]
+    # an address does not make a sentence, nor a citing one
+    listed = pd.DataFrame({"qid": "1", "query": "q", "docno": ["a", "b"],
+                           "response": ["Water is good [1].", "Water is good [1].\n\n[1]: https://example.com/x"]})
+    assert CORR1().values(listed)["CORR1_value"].tolist() == [1.0, 1.0]
+    first, second = COV1().values(listed)["COV1_value"].tolist()
+    assert first == second
+
+
+@pytest.mark.parametrize("text", ["Use Python for this [1].", "Doctors recommend these [2].", "We use those [0,1]."])
+def test_a_citation_marker_does_not_turn_a_pronoun_into_an_aspect(text):
+    plain = analysis(text.replace(" [1]", "").replace(" [2]", "").replace(" [0,1]", ""))
+    assert analysis(text).noun_chunks == plain.noun_chunks
+    assert not {"this", "these", "those"} & set(analysis(text).noun_chunks)

@@ -46,6 +46,29 @@ def _check_source(source: object, reranker: str) -> str:
     )
 
 
+def checked_response_frame(inp: pd.DataFrame, source: Source, reranker: object) -> pd.DataFrame:
+    """A response frame to rank, validated, after checking that ``source`` can judge its pairs.
+
+    A preference column name, or a combinator of column names, needs a preference frame.
+
+    Raises:
+        pt.validate.InputValidationError: ``source`` is a column name, or a combinator that reads
+            preference columns (a preference frame with them is needed).
+    """
+    if isinstance(source, str):
+        pt.validate.columns(inp, includes=["docno_a", "docno_b", source], context=reranker)
+    if isinstance(source, Combinator) and (missing := source.required_columns(list(inp.columns))):
+        try:
+            pt.validate.columns(inp, includes=["docno_a", "docno_b", *missing], context=reranker)
+        except pt.validate.InputValidationError as error:
+            raise type(error)(
+                f"{reranker}: {source.name} reads preference columns {missing}, which a response frame lacks; "
+                "give a preference frame with them, or axioms instead of column names",
+                error.modes,
+            ) from None
+    return response_frame(inp, reranker)
+
+
 @dataclass
 class Candidates:
     """The responses to rank and a way to ask for the preference of pairs of them.
@@ -74,16 +97,7 @@ class Candidates:
 
     @classmethod
     def _from_responses(cls, inp: pd.DataFrame, source: Source, reranker: object) -> Candidates:
-        if isinstance(source, str):
-            pt.validate.columns(inp, includes=["docno_a", "docno_b", source], context=reranker)
-        frame = response_frame(inp, reranker)
-        if isinstance(source, Combinator):
-            missing = source.required_columns([])
-            if missing:
-                raise ValueError(
-                    f"{reranker}: {source.name} reads preference columns {missing}, which a response frame lacks; "
-                    "give a preference frame with them, or axioms instead of column names"
-                )
+        frame = checked_response_frame(inp, source, reranker)
         given_context = "context" in inp.columns or "qcontext" in inp.columns
         warn_single_responses(frame, reranker)
         frame["_input_position"] = np.arange(len(frame))
@@ -190,8 +204,8 @@ def _empty_result(responses: pd.DataFrame) -> pd.DataFrame:
     return frame.astype({"score": float, "rank": int})
 
 
-def _empty_input_result(inp: pd.DataFrame, reranker: object) -> pd.DataFrame:
-    """The result of an empty input, after validating its columns."""
+def _empty_input_result(inp: pd.DataFrame, reranker: object, source: Source) -> pd.DataFrame:
+    """The result of an empty input, after validating it as a non-empty one is (also for ``source``)."""
     if is_preference_frame(inp):
         frame = preference_frame(inp, reranker)
         columns = ["qid", "query", "docno", "response"]
@@ -199,7 +213,7 @@ def _empty_input_result(inp: pd.DataFrame, reranker: object) -> pd.DataFrame:
             columns.append("context")
         columns.extend(response_extras(frame, np.array([], dtype=int), np.array([], dtype=int), 0).columns)
     else:
-        frame = response_frame(inp, reranker)
+        frame = checked_response_frame(inp, source, reranker)
         columns = [c for c in frame.columns if c not in ("rank", "score")]
         if "context" not in inp.columns and "qcontext" not in inp.columns:
             columns.remove("context")

@@ -42,7 +42,8 @@ class PreferenceCountReranker(pt.Transformer):
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """Rank the responses of each query of a response or preference frame by wins minus losses."""
         if len(inp) == 0:
-            return _empty_input_result(inp, self).assign(wins=pd.Series(dtype=int), losses=pd.Series(dtype=int))
+            empty = _empty_input_result(inp, self, self.source)
+            return empty.assign(wins=pd.Series(dtype=int), losses=pd.Series(dtype=int))
         candidates = Candidates.from_frame(inp, self.source, self)
         size = len(candidates.responses)
         # positions of every pair's responses: all pairs of each group in original order

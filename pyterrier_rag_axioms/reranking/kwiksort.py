@@ -123,7 +123,7 @@ class KwikSort(pt.Transformer):
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """Rank the responses of each query of a response or preference frame."""
         if len(inp) == 0:
-            return _empty_input_result(inp, self)
+            return _empty_input_result(inp, self, self.source)
         candidates = Candidates.from_frame(inp, self.source, self)
         return candidates.result(self.rank(candidates))
 

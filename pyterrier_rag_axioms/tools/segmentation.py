@@ -16,6 +16,8 @@ raw text (regular expressions, no model) and puts it into a spaCy pipeline:
   a line. They are layout, not words.
 - **Citations.** :func:`citation_spans` gives the citation markers. A marker that follows the
   sentence's closing punctuation (``... in 1889. [2] It is tall.``) closes that sentence.
+- **Links.** :func:`link_spans` gives web addresses, bare or as a Markdown link's target
+  (``[text](https://...)``, whose text stays words). They are references, not words.
 
 The pipeline component :func:`segment_doc` (``"rag_axioms_segmenter"``, added first by
 :func:`add_segmentation`) sets ``is_sent_start`` before the parser runs: a segment's first token
@@ -42,6 +44,13 @@ if TYPE_CHECKING:  # spaCy is imported only where a pipeline is adapted
 #: One citation marker: ``[1]``, ``[0,1,2]``, ``[1-3]``, ``[1, 2]`` (``[1][2]`` is two markers).
 CITATION_PATTERN = re.compile(r"\[\s*\d+(?:\s*[,;\-\u2013]\s*\d+)*\s*\]")
 
+#: A web address: ``https://...``, ``http://...`` or ``www....``, without the punctuation that ends
+#: the sentence or closes a bracket after it (parentheses are not taken to be part of an address).
+LINK_PATTERN = re.compile(r"(?:\bhttps?://|\bwww\.)[^\s<>\"'\[\]()]*[^\s<>\"'\[\]().,;:!?]")
+
+#: Where a Markdown link's text ends and its address begins: ``[text](https://...)``.
+LINK_TARGET_OPENING = r"\]\("
+
 #: A list marker: a bullet, or a number or letter with ``.`` or ``)``; followed by a space.
 LIST_MARKER = r"(?:[-*+\u2022\u2023\u2043\u2219\u25aa\u25cf\u25e6]|\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-z]\))"
 #: A Markdown heading mark, followed by a space.
@@ -61,6 +70,11 @@ SEGMENTER = "rag_axioms_segmenter"
 def citation_spans(text: str) -> list[tuple[int, int]]:
     """The character spans ``[start, end)`` of the citation markers in ``text``."""
     return [match.span() for match in CITATION_PATTERN.finditer(text)]
+
+
+def link_spans(text: str) -> list[tuple[int, int]]:
+    """The character spans of web addresses, bare or as the target of a Markdown link."""
+    return [match.span() for match in LINK_PATTERN.finditer(text)]
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -122,6 +136,11 @@ def _token_mask(doc: Doc, spans: list[tuple[int, int]]) -> np.ndarray:
 def citation_mask(doc: Doc) -> np.ndarray:
     """Whether each token of ``doc`` is (part of) a citation marker."""
     return _token_mask(doc, citation_spans(doc.text))
+
+
+def link_mask(doc: Doc) -> np.ndarray:
+    """Whether each token of ``doc`` is (part of) a web address."""
+    return _token_mask(doc, link_spans(doc.text))
 
 
 def markup_mask(doc: Doc) -> np.ndarray:
@@ -187,15 +206,19 @@ def segment_doc(doc: Doc) -> Doc:
 
 
 def adapt_tokenizer(nlp: Language) -> None:
-    """Make every citation marker one token of ``nlp``'s tokenizer, also where it is glued to a word."""
-    from spacy.util import compile_prefix_regex, compile_suffix_regex
+    """Make every citation marker one token of ``nlp``'s tokenizer, also where it is glued to a word,
+    and split a Markdown link's text from its address (``scattering](https://...`` -> ``scattering``,
+    ``](``, ``https://...``)."""
+    from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
 
     pattern = CITATION_PATTERN.pattern
     prefixes = list(nlp.Defaults.prefixes or ())
     suffixes = list(nlp.Defaults.suffixes or ())
+    infixes = list(nlp.Defaults.infixes or ())
     if pattern not in prefixes:
         nlp.tokenizer.prefix_search = compile_prefix_regex([pattern, *prefixes]).search
         nlp.tokenizer.suffix_search = compile_suffix_regex([pattern, *suffixes]).search
+        nlp.tokenizer.infix_finditer = compile_infix_regex([LINK_TARGET_OPENING, *infixes]).finditer
 
 
 def add_segmentation(nlp: Language) -> Language:

@@ -52,6 +52,7 @@ from pyterrier_rag_axioms.tools.long_texts import PIECE_LENGTH, parse_in_pieces
 from pyterrier_rag_axioms.tools.segmentation import (
     CITATION_PATTERN,
     citation_mask,
+    link_mask,
     markup_mask,
 )
 from pyterrier_rag_axioms.tools.spacy_model import (
@@ -146,6 +147,12 @@ class TextAnalysis:
         return citation_mask(self.syntax)
 
     @cached_property
+    def links(self) -> np.ndarray:
+        """Whether each token is (part of) a web address (``https://...``, ``www....``), bare or as
+        the target of a Markdown link."""
+        return link_mask(self.syntax)
+
+    @cached_property
     def markup(self) -> np.ndarray:
         """Whether each token is (part of) a list, heading or quote marker that opens a line."""
         return markup_mask(self.syntax)
@@ -153,9 +160,9 @@ class TextAnalysis:
     @cached_property
     def is_word(self) -> np.ndarray:
         """Whether each token is a word: it has a letter or digit and is neither punctuation, a
-        citation marker nor a list, heading or quote marker (so Markdown's ``|``, ``**`` or ``→``
-        are no words)."""
-        return word_mask(self.syntax, self.citations, self.markup)
+        citation marker, a web address nor a list, heading or quote marker (so Markdown's ``|``,
+        ``**`` or ``→`` are no words)."""
+        return word_mask(self.syntax, self.citations, self.markup) & ~self.links
 
     @cached_property
     def sentences(self) -> list[Span]:
@@ -219,9 +226,17 @@ class TextAnalysis:
             dict.fromkeys(
                 text
                 for chunk in self.noun_chunk_spans
-                if (pronouns or chunk.root.pos_ != "PRON") and (text := self._aspect_text(chunk))
+                if (pronouns or not self._is_pronoun_chunk(chunk)) and (text := self._aspect_text(chunk))
             )
         )
+
+    def _is_pronoun_chunk(self, chunk: Span) -> bool:
+        """Whether a noun chunk is headed by a pronoun. Where spaCy took a citation marker for the
+        root ("these [2]", parsed as a determiner and a proper noun), the chunk's words decide: a
+        pronoun chunk has pronouns and determiners only."""
+        if self.is_word[chunk.root.i]:
+            return chunk.root.pos_ == "PRON"
+        return all(token.pos_ in ("PRON", "DET") for token in chunk if self.is_word[token.i])
 
     @cached_property
     def noun_chunks(self) -> tuple[str, ...]:
