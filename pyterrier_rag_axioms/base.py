@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import numbers
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -138,10 +139,12 @@ def _same(value: Any, default: Any) -> bool:
 
 
 def _margin(axiom: Axiom, margin_fraction: float | None) -> float:
-    margin = axiom.default_margin_fraction if margin_fraction is None else float(margin_fraction)
-    if not margin >= 0.0:
-        raise ValueError(f"{type(axiom).__name__}: margin_fraction must be >= 0, not {margin_fraction!r}")
-    return margin
+    if margin_fraction is None:
+        return axiom.default_margin_fraction
+    if isinstance(margin_fraction, bool) or not isinstance(margin_fraction, numbers.Real) or not margin_fraction >= 0:
+        name = getattr(axiom, "short_name", None) or type(axiom).__name__
+        raise ValueError(f"{name}: margin_fraction must be a number >= 0, not {margin_fraction!r}")
+    return float(margin_fraction)
 
 
 @parameters

@@ -224,6 +224,11 @@ class PreferenceModel(Axiom):
         """The validated judged pairs, the sign of their truth (0 where undecided or NaN), and sample weights."""
         if not isinstance(judged, pd.DataFrame):
             raise TypeError(f"{where}: judged pairs must be a preference frame, not {type(judged).__name__}")
+        if weight is not None and not isinstance(weight, str):
+            raise TypeError(
+                f"{where}: weight names a column of the judged pairs that holds the sample weights, "
+                f"not {type(weight).__name__}; add the weights as a column and pass its name"
+            )
         for column, role in ((truth, "truth"), (weight, "weight")):
             if column is not None and column not in judged.columns:
                 raise ValueError(
@@ -253,7 +258,7 @@ class PreferenceModel(Axiom):
                 oracle axiom's output) with a truth column.
             truth: the truth column: positive where a is better, negative where b is; pairs with 0
                 or NaN are left out.
-            weight: an optional column of sample weights (e.g. the judges' confidence).
+            weight: the name of an optional column of sample weights (e.g. the judges' confidence).
 
         Raises:
             ValueError: the truth (or weight) column is missing, or no pair prefers a response.

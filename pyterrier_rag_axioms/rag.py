@@ -28,7 +28,9 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms.base import signature_repr
 from pyterrier_rag_axioms.reranking import AxiomaticReranker, Pivot, Source
+from pyterrier_rag_axioms.reranking.counting import check_ranking_options
 
 #: Columns a generator's answers may be in, in order of preference (pyterrier-rag's first).
 ANSWER_COLUMNS: tuple[str, ...] = ("qanswer", "response")
@@ -196,8 +198,11 @@ class MultiGenerator(pt.Transformer):
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """Run every generator on ``inp`` and return their answers, one row each."""
         pt.validate.columns(inp, includes=["qid"], context=self)
-        if len(inp) == 0:
-            return pd.DataFrame(columns=["qid", "query", "docno", "qanswer", "qcontext"])
+        if len(inp) == 0:  # the answer column the generators would return: pyterrier-rag's qanswer, or response
+            outputs = [pt.inspect.transformer_outputs(g, list(inp.columns), strict=False) for _, g in self._systems()]
+            answer = "response" if all(o is not None and "response" in o for o in outputs) else "qanswer"
+            context = "context" if answer == "response" else "qcontext"
+            return pd.DataFrame(columns=["qid", "query", "docno", answer, context])
         systems = self._systems()
         parts = [
             self._run(name, generator, inp)
@@ -209,9 +214,8 @@ class MultiGenerator(pt.Transformer):
         return frame.iloc[np.argsort(position.to_numpy(), kind="stable")].reset_index(drop=True)
 
     def __repr__(self) -> str:
-        if isinstance(self.generators, Mapping):
-            return f"MultiGenerator({{{', '.join(repr(name) for name in self.generators)}}})"
-        return f"MultiGenerator({self.generators!r})"
+        generators = dict(self.generators) if isinstance(self.generators, Mapping) else self.generators
+        return f"MultiGenerator({generators!r})"
 
 
 def _queries(inp: pd.DataFrame, output: pd.DataFrame) -> dict[str, str]:
@@ -314,16 +318,19 @@ class BestOfN(pt.Transformer):
             seed: KwikSort's seed for random pivots.
             verbose: show the progress of the ranking.
         """
+        seed = check_ranking_options(method, pivot, seed, "BestOfN")
         self.source = source
         self.method = method
         self.pivot = pivot
-        self.seed = int(seed)
+        self.seed = seed
         self.verbose = verbose
         self.reranker = (
             None
             if source is None
             else AxiomaticReranker(source, method=method, pivot=pivot, seed=seed, verbose=verbose)
         )
+
+    __repr__ = signature_repr
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """One answer per query: the best of its responses."""
@@ -355,11 +362,6 @@ class BestOfN(pt.Transformer):
         best = frame.iloc[chosen].drop(columns=["rank", "score"], errors="ignore").reset_index(drop=True)
         first = ["qid", "query", "query_0", "docno", "qanswer", "qcontext"]
         return best[[*(c for c in first if c in best.columns), *(c for c in best.columns if c not in first)]]
-
-    def __repr__(self) -> str:
-        if self.reranker is None:
-            return "BestOfN()"
-        return f"BestOfN({self.reranker!r})"
 
 
 __all__: Sequence[str] = ["BestOfN", "MultiGenerator", "SamplingReader"]

@@ -62,6 +62,9 @@ def test_every_axiom_passes_pt_inspect_and_has_both_names(name):
     assert type(axiom).__doc__ and "Intuition" in type(axiom).__doc__
     with pytest.raises(TypeError):
         AXIOMS[name](0.1)
+    for bad in ("x", -1, True):
+        with pytest.raises(ValueError, match=f"{name}: margin_fraction must be a number >= 0"):
+            AXIOMS[name](margin_fraction=bad)
 
 
 @pytest.mark.parametrize("name", CONSTRUCTIBLE)

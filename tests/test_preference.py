@@ -190,6 +190,14 @@ def test_repr_evaluates_to_the_same_model():
     assert eval(repr(shipped), vars(rag)).scales == shipped.scales
 
 
+def test_fit_takes_the_name_of_a_weight_column():
+    pairs = cheap_model()(response_frame(["Sky.", "The sky is blue [0].", "Blue light scatters [1]."]))
+    pairs = pairs.assign(truth=[1.0, -1.0, 1.0])
+    with pytest.raises(TypeError, match="weight names a column of the judged pairs"):
+        cheap_model().fit(pairs, truth="truth", weight=np.ones(len(pairs)))
+    assert cheap_model().fit(pairs.assign(w=2.0), truth="truth", weight="w").coefficients is not None
+
+
 def test_explain_sums_named_contributions():
     model = cheap_model()
     frame = response_frame(["sky blue [0]", "sky blue light air [5]", "blue"])

@@ -203,13 +203,23 @@ def test_best_of_n_ranks_a_response_frame_itself(bm25, backend, topics):
     ranked = KwikSort(MajorityVote(COV1(), CONS2(), CORR1()))(responses)
     assert best["qanswer"].tolist() == ranked.loc[ranked["rank"] == 0, "qanswer"].tolist()
     assert repr(BestOfN()) == "BestOfN()"
+    assert repr(BestOfN(COV1(), method="count")) == "BestOfN(source=COV1(margin_fraction=0.0), method='count')"
     with pytest.raises(ValueError, match="BestOfN.*'rank' or 'score'"):
         BestOfN()(responses)
+    for options, problem in [({"method": "bogus"}, "method must be"), ({"seed": -3}, "seed must be a whole number"),
+                             ({"seed": "x"}, "seed must be"), ({"pivot": "p"}, "pivot must be one of")]:
+        with pytest.raises(ValueError, match=f"BestOfN: {problem}"):
+            BestOfN(None, **options)
 
 
 def test_empty_input_and_bad_generators(backend):
     empty = MultiGenerator({"a": Concatenator() >> Reader(backend)})(pd.DataFrame(columns=["qid", "query", "text"]))
     assert list(empty.columns) == ["qid", "query", "docno", "qanswer", "qcontext"] and len(empty) == 0
+    writes_response = MultiGenerator(pt.apply.generic(lambda frame: frame.assign(response="An answer.")))
+    topics = pd.DataFrame({"qid": ["1"], "query": ["q"]})
+    assert list(writes_response(topics.iloc[:0]).columns) == list(writes_response(topics).columns)
+    named = MultiGenerator({"top1": Reader(backend)})
+    assert repr(named) == f"MultiGenerator({{'top1': {named.generators['top1']!r}}})"
     with pytest.raises(TypeError, match="MultiGenerator: the generator of 'a' must be a pt.Transformer"):
         MultiGenerator({"a": "not a transformer"})
     with pytest.raises(ValueError, match="MultiGenerator: needs at least one generator"):

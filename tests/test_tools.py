@@ -93,3 +93,12 @@ def test_cli_prints_tables_and_writes_preferences(tmp_path, capsys):
 def test_cli_rejects_unknown_axioms(capsys):
     assert main(["--axioms", "NOPE"]) == 2
     assert "rag-axioms: error: unknown axiom 'NOPE'" in capsys.readouterr().err
+
+
+def test_shared_tools_show_every_setting_that_differs_from_its_default():
+    from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity
+
+    assert repr(TextAnalyzer()) == "TextAnalyzer(model=None)"
+    assert repr(TextAnalyzer(batch_size=8, n_process=2)) == "TextAnalyzer(model=None, batch_size=8, n_process=2)"
+    assert repr(TextAnalyzer(defer_components=False)) == "TextAnalyzer(model=None, defer_components=False)"
+    assert repr(SentenceSimilarity(backend="onnx")) == "SentenceSimilarity(model=None, backend='onnx')"

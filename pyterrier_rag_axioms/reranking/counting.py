@@ -10,6 +10,7 @@ import pyterrier as pt
 
 from pyterrier_rag_axioms.base import signature_repr
 from pyterrier_rag_axioms.reranking._candidates import (
+    PIVOTS,
     Candidates,
     Pivot,
     Source,
@@ -75,6 +76,19 @@ class PreferenceCountReranker(pt.Transformer):
     __repr__ = signature_repr
 
 
+#: The ranking methods of :class:`AxiomaticReranker`.
+METHODS: tuple[str, ...] = ("kwiksort", "count")
+
+
+def check_ranking_options(method: object, pivot: object, seed: object, caller: str) -> int:
+    """Check a ranking method, KwikSort's pivot and seed (``ValueError`` naming ``caller``); the seed as an int."""
+    if method not in METHODS:
+        raise ValueError(f"{caller}: method must be 'kwiksort' or 'count', not {method!r}")
+    if pivot not in PIVOTS:
+        raise ValueError(f"{caller}: pivot must be one of {', '.join(PIVOTS)}, not {pivot!r}")
+    return check_seed(seed, caller)
+
+
 class AxiomaticReranker(pt.Transformer):
     """Rank each query's responses by an axiom or combinator, in one transformer.
 
@@ -102,15 +116,13 @@ class AxiomaticReranker(pt.Transformer):
             verbose: show the progress of the comparisons.
         """
         self.name = _check_source(source, "AxiomaticReranker")
-        seed = check_seed(seed, "AxiomaticReranker")
+        seed = check_ranking_options(method, pivot, seed, "AxiomaticReranker")
         if method == "kwiksort":
             self.reranker: KwikSort | PreferenceCountReranker = KwikSort(
                 source, pivot=pivot, seed=seed, verbose=verbose
             )
-        elif method == "count":
-            self.reranker = PreferenceCountReranker(source, verbose=verbose)
         else:
-            raise ValueError(f"AxiomaticReranker: method must be 'kwiksort' or 'count', not {method!r}")
+            self.reranker = PreferenceCountReranker(source, verbose=verbose)
         self.source = source
         self.method = method
         self.pivot = pivot

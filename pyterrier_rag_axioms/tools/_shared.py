@@ -8,6 +8,7 @@ process's shared instance of that configuration.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, ClassVar, TypeVar
 
 T = TypeVar("T", bound="SharedTool")
@@ -35,6 +36,19 @@ class SharedTool:
     def configuration_key(self) -> tuple[Any, ...]:
         """The stored values of :attr:`configuration`."""
         return tuple(getattr(self, name) for name in self.configuration)
+
+    def __repr__(self) -> str:
+        """``Tool(first=..., other=...)``: the first configuration argument always, the others where
+        they differ from their defaults, so that two configurations never look alike."""
+        defaults = {
+            name: parameter.default for name, parameter in inspect.signature(type(self)).parameters.items()
+        }
+        shown = [
+            f"{name}={value!r}"
+            for position, (name, value) in enumerate(zip(self.configuration, self.configuration_key()))
+            if position == 0 or value != defaults.get(name, inspect.Parameter.empty)
+        ]
+        return f"{type(self).__name__}({', '.join(shown)})"
 
     def __reduce__(self):
         """Pickled as its configuration; unpickled as the shared instance of that configuration."""

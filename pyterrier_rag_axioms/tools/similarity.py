@@ -207,9 +207,6 @@ class SentenceSimilarity(SharedTool):
     def __len__(self) -> int:
         return len(self._cache)
 
-    def __repr__(self) -> str:
-        backend = "" if self.backend == "torch" else f", backend={self.backend!r}"
-        return f"SentenceSimilarity(model={self.model!r}{backend})"
 
 
 def sentence_similarity(model: str | None = None) -> SentenceSimilarity:

@@ -451,8 +451,6 @@ class TextAnalyzer(SharedTool):
     def __len__(self) -> int:
         return len(self._cache)
 
-    def __repr__(self) -> str:
-        return f"TextAnalyzer(model={self.model!r})"
 
 
 def text_analyzer(model: str | None = None) -> TextAnalyzer:
