@@ -108,9 +108,11 @@ def _check_text_column(frame: pd.DataFrame, column: str, transformer: object) ->
     if not is_text.all():
         position = int(np.flatnonzero(~is_text)[0])
         row = frame.iloc[position]
+        value = row[column]
+        missing = value is None or (isinstance(value, float) and np.isnan(value))
+        found = "a missing value (None or NaN)" if missing else f"{type(value).__name__} {shown(value)}"
         raise FrameTypeError(
-            f"column {column!r} must hold text, not {type(row[column]).__name__} {shown(row[column])} "
-            f"(qid {row['qid']!r})",
+            f"column {column!r} must hold text, not {found} (qid {row['qid']!r})",
             row=frame.index[position],
             transformer=transformer,
         )

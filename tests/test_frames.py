@@ -55,6 +55,9 @@ def test_non_text_response_names_transformer_column_and_row():
     frame.loc[3, "response"] = 42
     with pytest.raises(TypeError, match=r"CORR1.*: row 3: column 'response' must hold text, not int 42 \(qid '2'\)"):
         CORR1()(frame)
+    frame.loc[3, "response"] = None
+    with pytest.raises(TypeError, match=r"row 3: column .response. must hold text, not a missing value \(None or"):
+        CORR1()(frame)
 
 
 def test_duplicate_docno_within_query_is_an_error():

@@ -9,6 +9,7 @@ stderr.
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -36,6 +37,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if argv and argv[0] in SUBCOMMANDS:
                 return SUBCOMMANDS[argv[0]](argv[1:])
             return judge_main(argv)
+    except BrokenPipeError:  # the reader of stdout left (`rag-axioms ... | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 0
     except Exception as error:
         if not is_input_error(error):
             raise
