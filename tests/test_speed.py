@@ -183,7 +183,7 @@ def test_benchmark_prints_the_ratio_to_the_bare_work_and_the_peak_memory(
     entry = json.loads(output.read_text())["scales"]["2"]
     assert entry["responses"] == 2 and entry["queries"] == 1
     assert entry["ours"]["total_seconds"] > 0 and entry["bare"]["total_seconds"] > 0
-    assert entry["ours"]["peak_rss_mib"] > entry["ours"]["rss_models_loaded_mib"] > 0
+    assert entry["ours"]["peak_rss_mib"] >= entry["ours"]["rss_models_loaded_mib"] > 0  # the peak may be at loading
     assert entry["ours"]["texts_analysed"] == entry["bare"]["texts_parsed"]  # the same texts, each once
     # the warm run in a new process reads the cold run's cache: no model library imported, same preferences
     assert entry["warm"]["imported"] == [] and entry["warm_same_preferences"] is True
