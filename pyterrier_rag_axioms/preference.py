@@ -8,7 +8,8 @@ intercept, swapping a and b negates every difference, so the probability becomes
 and the preference its negation. A value that cannot be computed (NaN) contributes 0.
 
 The weights are those of an L2-regularised logistic regression without intercept, trained on
-both orientations of every judged pair (scikit-learn, imported when fitting). A fitted model is
+both orientations of every judged pair (scikit-learn's objective, minimised by scipy's L-BFGS-B,
+imported when fitting). A fitted model is
 saved as a small JSON file (axioms, scales, weights), and every decision can be explained as the
 sum of one named contribution per feature (:meth:`PreferenceModel.explain`).
 """
@@ -356,7 +357,8 @@ class PreferenceModel(Axiom):
     def weights(self) -> pd.DataFrame:
         """Each feature's weight: ``feature``, ``axiom``, ``weight`` (per scaled difference), ``scale``, ``prefers``.
 
-        ``prefers`` says which value the feature favours: ``"higher"`` (positive weight) or ``"lower"``.
+        ``prefers`` says which value the feature favours: ``"higher"`` (positive weight), ``"lower"``
+        (negative weight) or ``"-"`` (weight 0).
         """
         weights = self._require_fitted()
         frame = pd.DataFrame(

@@ -1,14 +1,14 @@
 """Run-level evaluation: rank RAG systems (runs) by pairwise preferences between their responses.
 
 TREC-style experiments compare systems, not pairs. When every response of a topic comes from one
-run (``docno`` is the run id, as in :func:`~pyterrier_rag_axioms.datasets.load_nugget_assignments`),
+run (``docno`` is the run id, as in :func:`~pyterrier_rag_axioms.judgments.load_nugget_assignments`),
 a preference frame of all pairs of a topic's responses says how often each run beats the others:
 
 - :func:`win_rates`: each run's wins, losses and ties per topic, and its win rate
   ``(wins + ties / 2) / comparisons``;
 - :func:`run_win_rates`: the mean win rate of each run over topics, ranked;
 - :func:`mean_run_scores`: the mean over topics of a per-response score (e.g. the nugget score of
-  :func:`~pyterrier_rag_axioms.datasets.nugget_scores`), ranked;
+  :func:`~pyterrier_rag_axioms.judgments.nugget_scores`), ranked;
 - :func:`run_correlation`: Kendall's tau (scipy) between two run-level scores, with a bootstrap
   interval over topics where both are given per topic;
 - :func:`plot_run_rankings`: the two rankings side by side, one line per run.
@@ -100,7 +100,7 @@ def mean_run_scores(scores: pd.DataFrame, *, score: str = "score", run: str = "d
     """Each run's mean over topics of a per-response score: ``run``, ``topics``, ``<score>``, ``rank``.
 
     Args:
-        scores: one row per response, e.g. :func:`~pyterrier_rag_axioms.datasets.nugget_scores`
+        scores: one row per response, e.g. :func:`~pyterrier_rag_axioms.judgments.nugget_scores`
             (``qid``, ``docno`` = run id, ``score``).
         score: the score column (NaN scores, e.g. of a response without nuggets, are left out of
             the mean and of ``topics``, which counts the topics the mean is over).

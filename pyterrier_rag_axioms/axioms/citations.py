@@ -47,6 +47,8 @@ def _first_index(axiom: AnalyzedFeatureAxiom, first_index: int) -> int:
 class _CitedContextAxiom(AnalyzedFeatureAxiom):
     """Base of the axioms that read a response's citation markers against its own context."""
 
+    needs_context = True
+
     #: The number that cites the first context passage (0, as in CrowdRAG-25 and the TREC 2024 RAG
     #: runs; 1 for responses that count from one).
     first_index: int = parameter(0, resolve=_first_index)
