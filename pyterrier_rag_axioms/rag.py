@@ -334,7 +334,7 @@ class BestOfN(pt.Transformer):
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """One answer per query: the best of its responses."""
-        ranking = inp if self.reranker is None else self.reranker(inp)
+        ranking = inp if self.reranker is None else self.reranker.rank_frame(inp, self)
         answer = next((c for c in ANSWER_COLUMNS if c in ranking.columns), None)
         pt.validate.columns(ranking, includes=["qid", answer or "qanswer"], context=self)
         order_column = next((c for c in ("rank", "score") if c in ranking.columns), None)

@@ -206,6 +206,8 @@ def test_best_of_n_ranks_a_response_frame_itself(bm25, backend, topics):
     assert repr(BestOfN(COV1(), method="count")) == "BestOfN(source=COV1(margin_fraction=0.0), method='count')"
     with pytest.raises(ValueError, match="BestOfN.*'rank' or 'score'"):
         BestOfN()(responses)
+    with pytest.raises(pt.validate.InputValidationError, match=r"BestOfN\(source='COV1'\)"):
+        BestOfN("COV1")(responses)  # a column name needs a preference frame; the error names BestOfN
     for options, problem in [({"method": "bogus"}, "method must be"), ({"seed": -3}, "seed must be a whole number"),
                              ({"seed": "x"}, "seed must be"), ({"pivot": "p"}, "pivot must be one of")]:
         with pytest.raises(ValueError, match=f"BestOfN: {problem}"):

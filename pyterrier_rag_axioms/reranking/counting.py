@@ -42,10 +42,14 @@ class PreferenceCountReranker(pt.Transformer):
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """Rank the responses of each query of a response or preference frame by wins minus losses."""
+        return self.rank_frame(inp, self)
+
+    def rank_frame(self, inp: pd.DataFrame, caller: object) -> pd.DataFrame:
+        """:meth:`transform`, with errors and warnings naming ``caller`` (e.g. a reranker that delegates here)."""
         if len(inp) == 0:
-            empty = _empty_input_result(inp, self, self.source)
+            empty = _empty_input_result(inp, caller, self.source)
             return empty.assign(wins=pd.Series(dtype=int), losses=pd.Series(dtype=int))
-        candidates = Candidates.from_frame(inp, self.source, self)
+        candidates = Candidates.from_frame(inp, self.source, caller)
         size = len(candidates.responses)
         # positions of every pair's responses: all pairs of each group in original order
         a = np.concatenate([g[np.triu_indices(len(g), k=1)[0]] for g in candidates.groups]).astype(int)
@@ -131,6 +135,10 @@ class AxiomaticReranker(pt.Transformer):
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """Rank the responses of each query."""
-        return self.reranker.transform(inp)
+        return self.rank_frame(inp, self)
+
+    def rank_frame(self, inp: pd.DataFrame, caller: object) -> pd.DataFrame:
+        """:meth:`transform`, with errors and warnings naming ``caller`` (e.g. :class:`BestOfN`)."""
+        return self.reranker.rank_frame(inp, caller)
 
     __repr__ = signature_repr

@@ -122,9 +122,13 @@ class KwikSort(pt.Transformer):
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """Rank the responses of each query of a response or preference frame."""
+        return self.rank_frame(inp, self)
+
+    def rank_frame(self, inp: pd.DataFrame, caller: object) -> pd.DataFrame:
+        """:meth:`transform`, with errors and warnings naming ``caller`` (e.g. a reranker that delegates here)."""
         if len(inp) == 0:
-            return _empty_input_result(inp, self, self.source)
-        candidates = Candidates.from_frame(inp, self.source, self)
+            return _empty_input_result(inp, caller, self.source)
+        candidates = Candidates.from_frame(inp, self.source, caller)
         return candidates.result(self.rank(candidates))
 
     __repr__ = signature_repr
