@@ -517,3 +517,24 @@ def test_a_forked_process_writes_the_same_cache(tmp_path):
     assert len(cache) == 1001
     with sqlite3.connect(cache.path) as connection:
         assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def _open_together(arguments) -> str:
+    directory, barrier = arguments
+    barrier.wait()  # every process sets up the new database at the same moment
+    try:
+        ModelWorkCache(directory)._connect()
+        return "ok"
+    except sqlite3.OperationalError as error:
+        return str(error)
+
+
+def test_processes_that_open_a_new_cache_together_all_succeed(tmp_path):
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    with context.Manager() as manager, context.Pool(6) as pool:
+        for attempt in range(10):  # "database is locked" hit about one round in three before the set-up retried
+            barrier = manager.Barrier(6)
+            results = pool.map(_open_together, [(str(tmp_path / f"cache{attempt}"), barrier)] * 6)
+            assert results == ["ok"] * 6, results

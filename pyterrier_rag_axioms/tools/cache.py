@@ -36,6 +36,7 @@ import os
 import sqlite3
 import sys
 import threading
+import time
 import warnings
 import weakref
 from collections.abc import Iterable, Sequence
@@ -134,6 +135,36 @@ def derived_key(cls: type, parameters: dict) -> str:
     return f"{cls.__module__}.{cls.__qualname__}@{module_version(cls.__module__)}:{parameters_json}"
 
 
+def _set_up(connection: sqlite3.Connection, *, patience: float = 60.0) -> None:
+    """Write-ahead logging and the tables, retried while another process sets up the same database.
+
+    Switching to write-ahead logging needs the database to itself, and SQLite answers "database is
+    locked" at once, without waiting for the busy timeout, where another connection is doing the
+    same (e.g. ``.parallel(N)`` workers starting together), so the set-up retries for ``patience``
+    seconds with growing pauses.
+    """
+    deadline, pause = time.monotonic() + patience, 0.01
+    while True:
+        try:
+            connection.execute("PRAGMA busy_timeout = 60000")
+            connection.execute("PRAGMA journal_mode = WAL")
+            connection.execute("PRAGMA synchronous = NORMAL")
+            connection.execute(
+                "CREATE TABLE IF NOT EXISTS entries (namespace BLOB NOT NULL, text BLOB NOT NULL, "
+                "field TEXT NOT NULL, value BLOB NOT NULL, PRIMARY KEY (namespace, text, field)) WITHOUT ROWID"
+            )
+            connection.execute(
+                "CREATE TABLE IF NOT EXISTS namespaces (namespace BLOB PRIMARY KEY, description TEXT NOT NULL)"
+            )
+            connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.5)
+
+
 class ModelWorkCache:
     """One SQLite database of model work in ``directory``, shared by processes and tools.
 
@@ -156,17 +187,7 @@ class ModelWorkCache:
             return self._connection
         self.directory.mkdir(parents=True, exist_ok=True)
         connection = sqlite3.connect(self.path, timeout=60.0, isolation_level=None, check_same_thread=False)
-        connection.execute("PRAGMA busy_timeout = 60000")
-        connection.execute("PRAGMA journal_mode = WAL")
-        connection.execute("PRAGMA synchronous = NORMAL")
-        connection.execute(
-            "CREATE TABLE IF NOT EXISTS entries (namespace BLOB NOT NULL, text BLOB NOT NULL, field TEXT NOT NULL, "
-            "value BLOB NOT NULL, PRIMARY KEY (namespace, text, field)) WITHOUT ROWID"
-        )
-        connection.execute(
-            "CREATE TABLE IF NOT EXISTS namespaces (namespace BLOB PRIMARY KEY, description TEXT NOT NULL)"
-        )
-        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        _set_up(connection)
         self._connection, self._pid = connection, os.getpid()
         self._known_namespaces = set()
         return connection
