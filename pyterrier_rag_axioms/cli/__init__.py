@@ -14,7 +14,7 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 
-from pyterrier_rag_axioms.cli._common import USAGE_ERROR_STATUS, error_line, is_input_error
+from pyterrier_rag_axioms.cli._common import USAGE_ERROR_STATUS, error_line, is_input_error, print_note
 from pyterrier_rag_axioms.cli.judge import judge_main
 from pyterrier_rag_axioms.cli.rerank import rerank_main
 from pyterrier_rag_axioms.cli.runs import runs_main
@@ -29,7 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = f"rag-axioms {argv[0]}" if argv and argv[0] in SUBCOMMANDS else "rag-axioms"
 
     def note(message: Warning | str, *_: object, **__: object) -> None:
-        print(f"{command}: note: {error_line(Exception(str(message)))}", file=sys.stderr)
+        print_note(command, str(message))
 
     try:
         with warnings.catch_warnings():

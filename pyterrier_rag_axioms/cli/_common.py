@@ -59,6 +59,11 @@ def is_input_error(error: BaseException) -> bool:
     return isinstance(error, tuple(kind for kind in known if kind is not None))
 
 
+def print_note(command: str, message: str) -> None:
+    """A note of one line on stderr, apart from the results on stdout: ``command: note: message``."""
+    print(f"{command}: note: {' '.join(message.split())}", file=sys.stderr)
+
+
 def error_line(error: BaseException) -> str:
     """The message of an error on one line."""
     text = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)

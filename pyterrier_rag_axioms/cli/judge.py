@@ -5,7 +5,6 @@ Without a file, it runs on the sample shipped inside the package.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 
 import pandas as pd
@@ -18,6 +17,7 @@ from pyterrier_rag_axioms.cli._common import (
     build_axioms,
     build_model,
     parse_axiom_names,
+    print_note,
     quiet_model_loading,
     shorten,
     use_cache_option,
@@ -40,10 +40,10 @@ def answering_languagetool_url() -> str | None:
     url = default_url()
     if answers(url, timeout=5.0):
         return url
-    print(
+    print_note(
+        "rag-axioms",
         f"CLAR1 skipped: no LanguageTool server answered at {url} (start one with "
         "`python -m pyterrier_rag_axioms.languagetool start`, or use --languagetool-url URL).",
-        file=sys.stderr,
     )
     return None
 

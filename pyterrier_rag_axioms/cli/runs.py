@@ -11,7 +11,6 @@ assignment file alone can also be the input, as it holds the answers.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
 
 import pandas as pd
@@ -21,9 +20,13 @@ from pyterrier_rag_axioms.cli._common import (
     CommandLineParser,
     add_judge_options,
     preference_source,
+    print_note,
     quiet_model_loading,
     use_cache_option,
 )
+
+#: The command's name in its notes and errors.
+COMMAND = "rag-axioms runs"
 
 #: The judge when neither ``--model`` nor ``--axioms`` is given: the model fitted on nugget preferences.
 DEFAULT_RUNS_MODEL = "nuggets"
@@ -31,7 +34,7 @@ DEFAULT_RUNS_MODEL = "nuggets"
 
 def build_parser() -> argparse.ArgumentParser:
     parser = CommandLineParser(
-        prog="rag-axioms runs",
+        prog=COMMAND,
         description=(
             "Rank runs by their responses' win rate against the other runs' responses to the same topic "
             "(docno is the run id), and compare the ranking with mean nugget scores (--nuggets)."
@@ -118,10 +121,10 @@ def runs_main(argv: Sequence[str]) -> int:
         unscored = scores[scores["score"].isna()]
         if len(unscored):
             example = unscored.iloc[0]
-            print(
-                f"Note: {_count(len(unscored), 'answer')} without nuggets in {args.nuggets} (e.g. run "
+            print_note(
+                COMMAND,
+                f"{_count(len(unscored), 'answer')} without nuggets in {args.nuggets} (e.g. run "
                 f"{example['run']!r} on topic {example['qid']!r}): left out of the runs' mean nugget scores",
-                file=sys.stderr,
             )
 
     preferences = judge(responses)
@@ -136,16 +139,13 @@ def runs_main(argv: Sequence[str]) -> int:
     print(format_runs(table, with_nuggets=scores is not None))
     alone = sorted(set(responses["docno"]) - set(table["run"]))
     if alone:
-        print(
-            f"\nNote: {_count(len(alone), 'run')} without a win rate, since no other run answers any of its topics: "
+        print_note(
+            COMMAND,
+            f"{_count(len(alone), 'run')} without a win rate, since no other run answers any of its topics: "
             + ", ".join(alone[:5]) + (", ..." if len(alone) > 5 else ""),
-            file=sys.stderr,
         )
     if topics > 1 and table["topics"].max() == 1:
-        print(
-            f"\nNote: no run answers more than one of the {topics} topics: is docno the run id in {source}?",
-            file=sys.stderr,
-        )
+        print_note(COMMAND, f"no run answers more than one of the {topics} topics: is docno the run id in {source}?")
     if scores is not None:
         tau = run_correlation(
             win_rates(preferences, judge), scores,
