@@ -245,15 +245,15 @@ def calibration(
             f"calibration: the probability column {probability!r} holds {float(probabilities[outside[0]])!r} "
             f"in row {outside[0] + 1}; probabilities lie in [0, 1]"
         )
-    decided = ~np.isnan(probabilities) & (probabilities != 0.5) & ~np.isnan(truth_values) & (truth_values != 0)
+    # the model prefers a where p > 1/2: compared with the truth as agreement compares an axiom
+    _, _, decided, right = _compared(probabilities - 0.5, truth_values)
     if not decided.any():
         return pd.DataFrame(
             {column: pd.Series(dtype=int if column == "pairs" else float) for column in CALIBRATION_COLUMNS}
         )
-    favoured = probabilities[decided] > 0.5
     pairs = pd.DataFrame({
         "confidence": np.maximum(probabilities[decided], 1.0 - probabilities[decided]),
-        "right": favoured == (truth_values[decided] > 0),
+        "right": right[decided],
     })
     # right-closed groups between the inner quantiles, as pandas' qcut draws them; equal quantiles
     # merge, and a confidence shared by many pairs ends a group rather than swallowing the next one
