@@ -10,14 +10,13 @@ import pyterrier as pt
 
 from pyterrier_rag_axioms.base import signature_repr
 from pyterrier_rag_axioms.reranking._candidates import (
-    PIVOTS,
     Candidates,
     Pivot,
     Source,
     _check_source,
     _empty_input_result,
 )
-from pyterrier_rag_axioms.reranking.kwiksort import KwikSort, check_seed
+from pyterrier_rag_axioms.reranking.kwiksort import KwikSort, check_pivot, check_seed
 
 
 class PreferenceCountReranker(pt.Transformer):
@@ -88,8 +87,7 @@ def check_ranking_options(method: object, pivot: object, seed: object, caller: s
     """Check a ranking method, KwikSort's pivot and seed (``ValueError`` naming ``caller``); the seed as an int."""
     if method not in METHODS:
         raise ValueError(f"{caller}: method must be 'kwiksort' or 'count', not {method!r}")
-    if pivot not in PIVOTS:
-        raise ValueError(f"{caller}: pivot must be one of {', '.join(PIVOTS)}, not {pivot!r}")
+    check_pivot(pivot, caller)
     return check_seed(seed, caller)
 
 

@@ -27,6 +27,13 @@ def check_seed(seed: object, reranker: str) -> int:
     return int(seed)
 
 
+def check_pivot(pivot: object, reranker: str) -> str:
+    """KwikSort's pivot selection, one of :data:`PIVOTS` (``ValueError`` naming the reranker otherwise)."""
+    if pivot not in PIVOTS:
+        raise ValueError(f"{reranker}: pivot must be one of {', '.join(PIVOTS)}, not {pivot!r}")
+    return pivot
+
+
 def _qid_seed(seed: int, qid: str) -> np.random.Generator:
     """A random generator per query, so that other queries in the frame never change a ranking."""
     return np.random.default_rng([seed, zlib.crc32(qid.encode("utf-8"))])
@@ -59,10 +66,8 @@ class KwikSort(pt.Transformer):
             verbose: show the progress of the comparisons.
         """
         self.name = _check_source(source, "KwikSort")
-        if pivot not in PIVOTS:
-            raise ValueError(f"KwikSort: pivot must be one of {', '.join(PIVOTS)}, not {pivot!r}")
         self.source = source
-        self.pivot = pivot
+        self.pivot = check_pivot(pivot, "KwikSort")
         self.seed = check_seed(seed, "KwikSort")
         self.verbose = verbose
 
