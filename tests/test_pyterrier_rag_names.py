@@ -11,7 +11,7 @@ import warnings
 import pandas as pd
 import pytest
 
-from pyterrier_rag_axioms import CONS2, CORR1, COV1, KwikSort, MajorityVote, PreferenceCountReranker
+from pyterrier_rag_axioms import CONS2, CORR1, CORR2, CORR3, COV1, KwikSort, MajorityVote, PreferenceCountReranker
 from pyterrier_rag_axioms.rag import BestOfN
 
 PASSAGES = [
@@ -96,6 +96,9 @@ def test_context_axioms_warn_once_naming_the_queries_without_context(answers):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         COV1()(answers)  # COV1 does not read the context: no warning
+    for cited in (CORR2(), CORR3()):  # the citation axioms read the passages their markers point to
+        with pytest.warns(UserWarning, match=rf"{cited.name} read the retrieved context.*qids 'q2'"):
+            cited(answers)
 
 
 def test_best_of_n_returns_one_qanswer_per_query(answers):
