@@ -20,6 +20,7 @@ Usage: ``make fit`` or ``.venv/bin/python benchmarks/fit_preference_models.py [-
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import os
 import sys
@@ -72,6 +73,8 @@ CANDIDATES: dict[str, tuple[list[str], float]] = {
 #: intuitions. Leave-one-topic-out on the nugget preferences, this cost 0.003 always deciding and
 #: gained 0.01 on the confident half (the new axioms; 5 of their 9 weights become 0).
 FOLLOW_DIRECTIONS = True
+#: The numbers of topics the runs' tau is projected to (``rag.projected_run_correlation``).
+PROJECTED_TOPICS = [10, 20, 30, 40, 50]
 #: For CrowdRAG-25 also, and first in order (it fits no parameter on CrowdRAG-25, so under the
 #: one-standard-error rule it counts as the simplest): the nugget model as it is (fitted on the
 #: 5,676 nugget preferences: out of domain, but on 34 times more pairs).
@@ -168,6 +171,32 @@ def figures(judged: pd.DataFrame, probability: np.ndarray, truth: str, label: st
     return result
 
 
+def project_tau(predicted: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
+    """Print and return the runs' tau projected to more topics, with the projection's check on subsets."""
+    wins = rag.win_rates(predicted, "PreferenceModel")
+    nuggets = scores.rename(columns={"docno": "run"})
+    topics = sorted(wins["qid"].unique())
+    projection = rag.projected_run_correlation(wins, nuggets, score_first="win_rate", score_second="score",
+                                               topics=PROJECTED_TOPICS)
+    print(f"  runs' tau projected to more topics like these (nested choice, {RULE}; correlation of the runs' "
+          f"true means {projection.attrs['true_correlation']:.3f}, of their deviations on a topic "
+          f"{projection.attrs['deviation_correlation']:.3f}):")
+    print(projection.round(3).to_string(index=False))
+    observed = rag.run_correlation(wins, nuggets, score_first="win_rate", score_second="score")["tau"]
+    for size in range(1, len(topics)):
+        subsets = [(wins[wins["qid"].isin(subset)], nuggets[nuggets["qid"].isin(subset)])
+                   for subset in itertools.combinations(topics, size)]
+        taus = [rag.run_correlation(*pair, score_first="win_rate", score_second="score")["tau"] for pair in subsets]
+        line = f"  each set of {size} topics: observed tau {np.mean(taus):.3f} on average"
+        if size > 1:
+            projected = [rag.projected_run_correlation(*pair, score_first="win_rate", score_second="score",
+                                                       topics=len(topics))["tau"][0] for pair in subsets]
+            line += (f"; projected to all {len(topics)}: mean {np.nanmean(projected):.3f}, "
+                     f"range {np.nanmin(projected):.3f}-{np.nanmax(projected):.3f} (observed: {observed:.3f})")
+        print(line)
+    return projection
+
+
 def report(kind: str, pairs: pd.DataFrame, truth: str, scores: pd.DataFrame | None,
            transfer: rag.PreferenceModel | None = None) -> rag.PreferenceModel:
     print(f"\n=== {kind}: {pairs['qid'].nunique()} topics, {len(pairs)} pairs, truth {truth} ===", flush=True)
@@ -229,6 +258,9 @@ def report(kind: str, pairs: pd.DataFrame, truth: str, scores: pd.DataFrame | No
         nested_figures[rule_name].pop("features")
         nested_rows.append(nested_figures[rule_name])
     print(pd.DataFrame(nested_rows).round(3).to_string(index=False))
+    projection = None
+    if scores is not None:
+        projection = project_tau(judged.assign(PreferenceModel=np.sign(nested[RULE] - 0.5)), scores)
     reliability = rag.calibration(judged.assign(PreferenceModel_probability=nested[RULE]), truth=truth)
     print(f"  calibration of the nested choice ({RULE}): agreement with the truth by confidence")
     print(reliability.round(3).to_string(index=False))
@@ -244,6 +276,7 @@ def report(kind: str, pairs: pd.DataFrame, truth: str, scores: pd.DataFrame | No
     chosen.cv = best_row  # type: ignore[attr-defined]
     chosen.nested = nested_figures[RULE]  # type: ignore[attr-defined]
     chosen.calibration = reliability  # type: ignore[attr-defined]
+    chosen.projection = projection  # type: ignore[attr-defined]
     return chosen
 
 
@@ -284,6 +317,8 @@ def main(argv: list[str] | None = None) -> int:
                 "leave_one_topic_out": rounded[0],
                 "nested_leave_one_topic_out": rounded[1],
                 "nested_calibration": model.calibration.round(4).to_dict(orient="records"),
+                **({} if model.projection is None else
+                   {"nested_tau_projected": model.projection.round(4).to_dict(orient="records")}),
                 "script": "benchmarks/fit_preference_models.py",
             })
             print(f"wrote {path.relative_to(PROJECT_ROOT)}")

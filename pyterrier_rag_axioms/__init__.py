@@ -123,7 +123,14 @@ from pyterrier_rag_axioms.judgments import (
 from pyterrier_rag_axioms.preference import PreferenceModel
 from pyterrier_rag_axioms.registry import EXTRA_AXIOMS, GEN_AXIOMS, RAG_AXIOMS
 from pyterrier_rag_axioms.reranking import AxiomaticReranker, KwikSort, PreferenceCountReranker
-from pyterrier_rag_axioms.runs import mean_run_scores, plot_run_rankings, run_correlation, run_win_rates, win_rates
+from pyterrier_rag_axioms.runs import (
+    mean_run_scores,
+    plot_run_rankings,
+    projected_run_correlation,
+    run_correlation,
+    run_win_rates,
+    win_rates,
+)
 from pyterrier_rag_axioms.tools.arguments import DiscourseMarkerTagger, TargerTagger, TargerUnavailableError
 from pyterrier_rag_axioms.tools.grammar import GrammarChecker, LanguageToolUnavailableError
 from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity
@@ -150,7 +157,8 @@ __all__ = [
     "ReferenceSentenceCorrectnessAxiom", "ResponseLengthAxiom", "SentenceRedundancyCoverageAxiom",
     "TenseSwitchCoherenceAxiom",
     # run-level evaluation
-    "mean_run_scores", "plot_run_rankings", "run_correlation", "run_win_rates", "win_rates",
+    "mean_run_scores", "plot_run_rankings", "projected_run_correlation", "run_correlation", "run_win_rates",
+    "win_rates",
     # aggregation and reranking
     "AxiomaticReranker", "Cascade", "Combinator", "Conjunction", "KwikSort", "MajorityVote",
     "PreferenceCountReranker", "WeightedSum",

@@ -11,6 +11,8 @@ a preference frame of all pairs of a topic's responses says how often each run b
   :func:`~pyterrier_rag_axioms.judgments.nugget_scores`), ranked;
 - :func:`run_correlation`: Kendall's tau (scipy) between two run-level scores, with a bootstrap
   interval over topics where both are given per topic;
+- :func:`projected_run_correlation`: the tau two rankings are expected to reach over more topics
+  like the ones at hand, from a variance-components model of both scores over topics;
 - :func:`plot_run_rankings`: the two rankings side by side, one line per run.
 """
 
@@ -115,9 +117,9 @@ def mean_run_scores(scores: pd.DataFrame, *, score: str = "score", run: str = "d
     return _ranked(table.reset_index(), score)
 
 
-def _runs_by_topic(table: pd.DataFrame, score: str, which: str) -> pd.DataFrame:
+def _runs_by_topic(table: pd.DataFrame, score: str, which: str, caller: str = "run_correlation") -> pd.DataFrame:
     """A table's scores as a (topic x run) matrix; a run-level table (no ``qid``) is one row."""
-    context = f"run_correlation ({which} table)"
+    context = f"{caller} ({which} table)"
     pt.validate.columns(table, includes=["run", score], context=context)
     keys = ["qid", "run"] if "qid" in table.columns else ["run"]
     frame = pd.DataFrame({key: table[key].astype(str) for key in keys}).assign(score=pd.to_numeric(table[score]))
@@ -128,6 +130,28 @@ def _runs_by_topic(table: pd.DataFrame, score: str, which: str) -> pd.DataFrame:
     if "qid" not in keys:
         return frame.set_index("run")[["score"]].T
     return frame.pivot(index="qid", columns="run", values="score")
+
+
+def _check_per_topic(first: pd.DataFrame, second: pd.DataFrame, *, caller: str, needed_by: str) -> None:
+    """Both tables must be per-topic tables (with ``qid``)."""
+    for table, which in ((first, "first"), (second, "second")):
+        if "qid" not in table.columns:
+            raise ValueError(
+                f"{caller}: {needed_by} needs per-topic tables, but the {which} table has no 'qid' column "
+                "(pass e.g. win_rates(...) rather than run_win_rates(...))"
+            )
+
+
+def _shared_topics(matrix_first: pd.DataFrame, matrix_second: pd.DataFrame, *, caller: str, needed_by: str) -> pd.Index:
+    """The topics of two (topic x run) matrices, which must be the same."""
+    topics = matrix_first.index
+    if not topics.sort_values().equals(matrix_second.index.sort_values()):
+        raise ValueError(
+            f"{caller}: {needed_by} needs both tables over the same topics, but the first has "
+            f"{len(topics)} and the second {len(matrix_second.index)}, "
+            f"{len(topics.intersection(matrix_second.index))} of them shared"
+        )
+    return topics
 
 
 def _tau_of_means(first: np.ndarray, second: np.ndarray) -> tuple[float, float, int]:
@@ -181,12 +205,7 @@ def run_correlation(
     """
     if confidence is not None:
         check_confidence(confidence, caller="run_correlation")
-        for table, which in ((first, "first"), (second, "second")):
-            if "qid" not in table.columns:
-                raise ValueError(
-                    f"run_correlation: confidence needs per-topic tables, but the {which} table has no 'qid' column "
-                    "(pass e.g. win_rates(...) rather than run_win_rates(...))"
-                )
+        _check_per_topic(first, second, caller="run_correlation", needed_by="confidence")
     matrix_first = _runs_by_topic(first, score_first, "first")
     matrix_second = _runs_by_topic(second, score_second, "second")
     runs = matrix_first.columns.intersection(matrix_second.columns, sort=False)
@@ -196,13 +215,7 @@ def run_correlation(
     result = {"tau": tau, "p_value": p_value, "runs": compared}
     if confidence is None:
         return result
-    topics = matrix_first.index
-    if not topics.sort_values().equals(matrix_second.index.sort_values()):
-        raise ValueError(
-            f"run_correlation: confidence needs both tables over the same topics, but the first has "
-            f"{len(topics)} and the second {len(matrix_second.index)}, "
-            f"{len(topics.intersection(matrix_second.index))} of them shared"
-        )
+    topics = _shared_topics(matrix_first, matrix_second, caller="run_correlation", needed_by="confidence")
     by_topic_first = matrix_first.loc[topics, runs].to_numpy(dtype=float)
     by_topic_second = matrix_second.loc[topics, runs].to_numpy(dtype=float)
 
@@ -215,6 +228,136 @@ def run_correlation(
         tau_of, len(topics), confidence=confidence, resamples=resamples, seed=seed, method="BCa"
     )
     result["topics"] = len(topics)
+    return result
+
+
+def _variance_components(first: np.ndarray, second: np.ndarray) -> dict[str, float]:
+    """Method-of-moments estimates of a (topic x run) two-way model for two scores and their covariance.
+
+    Each score is, per topic and run, a topic effect (the same for every run, so removed) plus the
+    run's true mean plus a deviation. Estimated: the variances of the runs' true means and their
+    covariance, and the variances of the per-topic deviations and *their* covariance (the two
+    scores of one response may err together, e.g. where a judge agrees with the truth on single
+    responses beyond what the run's mean says).
+    """
+    topics, runs = first.shape
+    first = first - first.mean(axis=1, keepdims=True)
+    second = second - second.mean(axis=1, keepdims=True)
+    means_first, means_second = first.mean(axis=0), second.mean(axis=0)
+    deviations_first, deviations_second = first - means_first, second - means_second
+    freedom = (topics - 1) * (runs - 1)
+    noise_first = float((deviations_first**2).sum() / freedom)
+    noise_second = float((deviations_second**2).sum() / freedom)
+    noise_shared = float((deviations_first * deviations_second).sum() / freedom)
+    covariance = np.cov(means_first, means_second)
+    return {
+        "true_first": float(covariance[0, 0] - noise_first / topics),
+        "true_second": float(covariance[1, 1] - noise_second / topics),
+        "true_shared": float(covariance[0, 1] - noise_shared / topics),
+        "noise_first": noise_first,
+        "noise_second": noise_second,
+        "noise_shared": noise_shared,
+    }
+
+
+def projected_run_correlation(
+    first: pd.DataFrame,
+    second: pd.DataFrame,
+    *,
+    score_first: str,
+    score_second: str,
+    topics: int | list[int],
+) -> pd.DataFrame:
+    """Kendall's tau that two run rankings are expected to reach over more topics like these.
+
+    Over few topics a run's mean score is noisy, the more so for scores that vary much from topic
+    to topic (nugget scores do), and that noise lowers tau whatever the two scores share. This
+    separates the two with a two-way (topic x run) model of each score and of their covariance,
+    as generalizability theory does: a score is a topic effect (the same for every run, so it
+    cannot change a ranking), plus the run's true mean, plus a deviation of the run on that topic;
+    the two scores' deviations on the same topic may be correlated (a judge that agrees with the
+    truth on single responses). The variances and covariances of both parts are estimated from the
+    tables by the method of moments; over ``n`` topics a run's mean keeps its true part and 1/n of
+    the deviations' (co)variance, which gives Pearson's r of the runs' means over ``n`` topics,
+    turned into tau by Greiner's relation ``tau = 2 / pi * arcsin(r)`` (exact for normally
+    distributed scores). It assumes that the further topics are like these and that a run's
+    deviations on one topic are independent of those on another. With few topics the estimates
+    are themselves uncertain: check a projection by projecting from subsets of the topics to all.
+
+    Args:
+        first: a per-topic table with ``qid``, ``run`` and ``score_first`` (e.g. :func:`win_rates`).
+        second: another over the same topics, e.g.
+            ``nugget_scores(assignments).rename(columns={"docno": "run"})``.
+        score_first: the score column of ``first``.
+        score_second: the score column of ``second``.
+        topics: the number (or numbers) of topics to project to.
+
+    Returns:
+        One row per number of topics: ``topics``; ``reliability_first`` and
+        ``reliability_second``, the share of the variance of the runs' means over that many topics
+        that lies in their true means; ``correlation`` (Pearson's r); and ``tau``. At the
+        observed number of topics the correlation is the observed one. The runs are those that
+        both tables score on every topic; the frame's ``attrs`` hold the observed ``topics`` and
+        ``runs``, the ``true_correlation`` of the runs' true means (the limit over ever more
+        topics; capped at +-1, in which case the observed number of topics' row falls short of the
+        observed correlation) and the ``deviation_correlation`` of the per-topic deviations. NaN
+        where a variance of the true means is estimated at or below 0 (the runs' order is noise).
+
+    Raises:
+        pt.validate.InputValidationError: a column is missing.
+        ValueError: a table is not per topic, the tables' topics differ, there are fewer than two
+            topics or three runs, or a number of topics is not a positive integer.
+    """
+    caller = "projected_run_correlation"
+    wanted = [topics] if isinstance(topics, (int, np.integer)) else list(topics)
+    if not wanted or any(isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1 for n in wanted):
+        raise ValueError(f"{caller}: topics must be a positive integer or a list of them, not {topics!r}")
+    _check_per_topic(first, second, caller=caller, needed_by="a projection")
+    matrix_first = _runs_by_topic(first, score_first, "first", caller)
+    matrix_second = _runs_by_topic(second, score_second, "second", caller)
+    shared = _shared_topics(matrix_first, matrix_second, caller=caller, needed_by="a projection")
+    runs = matrix_first.columns.intersection(matrix_second.columns, sort=False)
+    by_topic_first = matrix_first.loc[shared, runs].to_numpy(dtype=float)
+    by_topic_second = matrix_second.loc[shared, runs].to_numpy(dtype=float)
+    complete = ~(np.isnan(by_topic_first).any(axis=0) | np.isnan(by_topic_second).any(axis=0))
+    by_topic_first, by_topic_second = by_topic_first[:, complete], by_topic_second[:, complete]
+    observed, run_count = by_topic_first.shape
+    if observed < 2 or run_count < 3:
+        raise ValueError(
+            f"{caller}: needs at least two topics and three runs scored on every topic by both tables, "
+            f"found {observed} topics and {run_count} runs"
+        )
+    parts = _variance_components(by_topic_first, by_topic_second)
+    valid = parts["true_first"] > 0 and parts["true_second"] > 0
+    # Over few topics the true covariance can come out beyond what the true variances allow: cap
+    # the true means' correlation at +-1.
+    bound = np.sqrt(parts["true_first"] * parts["true_second"]) if valid else float("nan")
+    true_shared = float(np.clip(parts["true_shared"], -bound, bound))
+    rows = []
+    for count in wanted:
+        variance_first = parts["true_first"] + parts["noise_first"] / count
+        variance_second = parts["true_second"] + parts["noise_second"] / count
+        correlation = (
+            (true_shared + parts["noise_shared"] / count) / np.sqrt(variance_first * variance_second)
+            if valid else float("nan")
+        )
+        rows.append({
+            "topics": int(count),
+            "reliability_first": parts["true_first"] / variance_first if valid else float("nan"),
+            "reliability_second": parts["true_second"] / variance_second if valid else float("nan"),
+            "correlation": correlation,
+            "tau": float(2 / np.pi * np.arcsin(correlation)),
+        })
+    result = pd.DataFrame(rows, columns=["topics", "reliability_first", "reliability_second", "correlation", "tau"])
+    result.attrs.update(
+        topics=observed,
+        runs=run_count,
+        true_correlation=true_shared / bound if valid else float("nan"),
+        deviation_correlation=(
+            parts["noise_shared"] / np.sqrt(parts["noise_first"] * parts["noise_second"])
+            if parts["noise_first"] > 0 and parts["noise_second"] > 0 else float("nan")
+        ),
+    )
     return result
 
 

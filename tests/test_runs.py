@@ -133,6 +133,94 @@ def test_run_correlation_errors():
         rag.run_correlation(scores, scores, score_first="win_rate", score_second="score")
 
 
+
+def noisy_scores(quality: np.ndarray, topics: int, noise: float, rng: np.random.Generator) -> pd.DataFrame:
+    """A score per (topic, run): the run's quality plus independent noise of the given spread."""
+    return pd.DataFrame([{"qid": f"t{t}", "run": f"r{r}", "score": quality[r] + rng.normal(0, noise)}
+                         for t in range(topics) for r in range(len(quality))])
+
+
+def test_projected_run_correlation_foresees_tau_over_more_topics():
+    errors_projected, errors_observed = [], []
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        quality = rng.normal(0, 1, 30)
+        steady, noisy = noisy_scores(quality, 60, 0.7, rng), noisy_scores(quality, 60, 2.0, rng)
+        few = [f"t{t}" for t in range(8)]
+        steady_few, noisy_few = steady[steady["qid"].isin(few)], noisy[noisy["qid"].isin(few)]
+        projected = rag.projected_run_correlation(steady_few, noisy_few, score_first="score", score_second="score",
+                                                  topics=[8, 20, 60])
+        assert projected["topics"].tolist() == [8, 20, 60]
+        assert projected.attrs["topics"] == 8 and projected.attrs["runs"] == 30
+        assert projected["tau"].is_monotonic_increasing and projected["reliability_second"].is_monotonic_increasing
+        assert (projected["reliability_first"] > projected["reliability_second"]).all()  # the noisy side limits tau
+        observed_few = rag.run_correlation(steady_few, noisy_few, score_first="score", score_second="score")["tau"]
+        observed_all = rag.run_correlation(steady, noisy, score_first="score", score_second="score")["tau"]
+        errors_projected.append(abs(projected["tau"].iloc[-1] - observed_all))
+        errors_observed.append(abs(observed_few - observed_all))
+    assert np.mean(errors_projected) < np.mean(errors_observed) / 2
+
+
+def test_projected_run_correlation_sees_agreement_on_single_topics_fade():
+    """Two scores whose runs' true means are unrelated but that err together on each topic agree
+    over few topics, and ever less over more: the projection falls, where the reliabilities alone
+    would have it rise."""
+    observed_taus, projected_taus = [], []
+    for seed in range(11, 17):
+        rng = np.random.default_rng(seed)
+        topics, runs = 3, 40
+        shared = rng.normal(0, 1, (topics, runs))
+        true_first, true_second = rng.normal(0, 0.4, runs), rng.normal(0, 0.4, runs)
+        first, second = (
+            pd.DataFrame([{"qid": f"t{t}", "run": f"r{r}", "score": true[r] + shared[t, r] + rng.normal(0, 0.3)}
+                          for t in range(topics) for r in range(runs)])
+            for true in (true_first, true_second)
+        )
+        projected = rag.projected_run_correlation(first, second, score_first="score", score_second="score",
+                                                  topics=[topics, 30, 300])
+        assert projected["tau"].is_monotonic_decreasing
+        assert projected.attrs["deviation_correlation"] > 0.8
+        assert projected["tau"].iloc[0] == pytest.approx(2 / np.pi * np.arcsin(projected["correlation"].iloc[0]))
+        means = [table.groupby("run")["score"].mean() for table in (first, second)]
+        assert projected["correlation"].iloc[0] == pytest.approx(np.corrcoef(*means)[0, 1])
+        observed_taus.append(rag.run_correlation(first, second, score_first="score", score_second="score")["tau"])
+        projected_taus.append(projected["tau"].iloc[-1])
+    assert np.mean(observed_taus) > 0.3
+    assert np.mean(projected_taus) < np.mean(observed_taus) / 3
+
+
+def test_projected_run_correlation_of_scores_that_never_change_between_topics():
+    scores = pd.DataFrame([{"qid": f"t{t}", "run": f"r{r}", "score": float(r)} for t in range(3) for r in range(4)])
+    reversed_scores = scores.assign(score=-scores["score"])
+    projected = rag.projected_run_correlation(scores, reversed_scores, score_first="score", score_second="score",
+                                              topics=50)
+    assert projected["reliability_first"].iloc[0] == projected["reliability_second"].iloc[0] == pytest.approx(1.0)
+    assert projected["tau"].iloc[0] == pytest.approx(-1.0)
+    pure_noise = noisy_scores(np.zeros(8), 4, 1.0, np.random.default_rng(3))
+    noise_only = rag.projected_run_correlation(pure_noise, pure_noise.assign(score=-pure_noise["score"]),
+                                               score_first="score", score_second="score", topics=[10])
+    assert noise_only["reliability_first"].isna().all() and noise_only["tau"].isna().all()
+
+
+def test_projected_run_correlation_errors():
+    scores = per_topic_scores(3, 4, seed=4)
+    with pytest.raises(ValueError, match="projected_run_correlation: a projection needs per-topic tables, but the "
+                                         "second table has no 'qid'"):
+        rag.projected_run_correlation(scores, rag.mean_run_scores(scores, run="run"), score_first="score",
+                                      score_second="score", topics=10)
+    with pytest.raises(ValueError, match="same topics"):
+        rag.projected_run_correlation(scores, scores[scores["qid"] != "t0"], score_first="score",
+                                      score_second="score", topics=10)
+    one_topic = scores[scores["qid"] == "t0"]
+    with pytest.raises(ValueError, match="at least two topics and three runs .* found 1 topics and 4 runs"):
+        rag.projected_run_correlation(one_topic, one_topic, score_first="score", score_second="score", topics=10)
+    for topics in (0, True, "10", [], [10, 2.5]):
+        with pytest.raises(ValueError, match="topics must be a positive integer"):
+            rag.projected_run_correlation(scores, scores, score_first="score", score_second="score", topics=topics)
+    with pytest.raises(Exception, match="projected_run_correlation \\(first table\\).*win_rate"):
+        rag.projected_run_correlation(scores, scores, score_first="win_rate", score_second="score", topics=10)
+
+
 # ``rag-axioms runs``: the command line over real files
 
 TOPICS = {"t1": "why is the sky blue", "t2": "how do bees make honey"}
