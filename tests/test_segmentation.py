@@ -184,6 +184,15 @@ def test_web_addresses_are_references_not_words():
     assert first == second
 
 
+def test_email_addresses_are_neither_words_nor_aspects():
+    text = "For questions, write to info@example.org or mailto:help@who.int. The clinic is open daily."
+    read = analysis(text)
+    assert [word.text for word in read.words] == ["For", "questions", "write", "to", "or", "The", "clinic", "is",
+                                                   "open", "daily"]
+    assert read.noun_chunks == ("questions", "the clinic")
+    assert link_spans("Mail a.b+c@mail.example.co.uk, not @handle or 3@5.") == [(5, 29)]
+
+
 @pytest.mark.parametrize("text", ["Use Python for this [1].", "Doctors recommend these [2].", "We use those [0,1]."])
 def test_a_citation_marker_does_not_turn_a_pronoun_into_an_aspect(text):
     plain = analysis(text.replace(" [1]", "").replace(" [2]", "").replace(" [0,1]", ""))

@@ -44,9 +44,13 @@ if TYPE_CHECKING:  # spaCy is imported only where a pipeline is adapted
 #: One citation marker: ``[1]``, ``[0,1,2]``, ``[1-3]``, ``[1, 2]`` (``[1][2]`` is two markers).
 CITATION_PATTERN = re.compile(r"\[\s*\d+(?:\s*[,;\-\u2013]\s*\d+)*\s*\]")
 
-#: A web address: ``https://...``, ``http://...`` or ``www....``, without the punctuation that ends
-#: the sentence or closes a bracket after it (parentheses are not taken to be part of an address).
-LINK_PATTERN = re.compile(r"(?:\bhttps?://|\bwww\.)[^\s<>\"'\[\]()]*[^\s<>\"'\[\]().,;:!?]")
+#: A web or email address: ``https://...``, ``http://...``, ``www....``, ``mailto:...`` or
+#: ``name@example.org``, without the punctuation that ends the sentence or closes a bracket after it
+#: (parentheses are not taken to be part of an address).
+LINK_PATTERN = re.compile(
+    r"(?:\bhttps?://|\bwww\.|\bmailto:)[^\s<>\"'\[\]()]*[^\s<>\"'\[\]().,;:!?]"
+    r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b"
+)
 
 #: Where a Markdown link's text ends and its address begins: ``[text](https://...)``.
 LINK_TARGET_OPENING = r"\]\("
@@ -73,7 +77,7 @@ def citation_spans(text: str) -> list[tuple[int, int]]:
 
 
 def link_spans(text: str) -> list[tuple[int, int]]:
-    """The character spans of web addresses, bare or as the target of a Markdown link."""
+    """The character spans of web and email addresses, bare or as the target of a Markdown link."""
     return [match.span() for match in LINK_PATTERN.finditer(text)]
 
 
@@ -139,7 +143,7 @@ def citation_mask(doc: Doc) -> np.ndarray:
 
 
 def link_mask(doc: Doc) -> np.ndarray:
-    """Whether each token of ``doc`` is (part of) a web address."""
+    """Whether each token of ``doc`` is (part of) a web or email address."""
     return _token_mask(doc, link_spans(doc.text))
 
 

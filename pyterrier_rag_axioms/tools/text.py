@@ -148,8 +148,8 @@ class TextAnalysis:
 
     @cached_property
     def links(self) -> np.ndarray:
-        """Whether each token is (part of) a web address (``https://...``, ``www....``), bare or as
-        the target of a Markdown link."""
+        """Whether each token is (part of) a web or email address (``https://...``, ``www....``,
+        ``name@example.org``), bare or as the target of a Markdown link."""
         return link_mask(self.syntax)
 
     @cached_property
@@ -160,7 +160,7 @@ class TextAnalysis:
     @cached_property
     def is_word(self) -> np.ndarray:
         """Whether each token is a word: it has a letter or digit and is neither punctuation, a
-        citation marker, a web address nor a list, heading or quote marker (so Markdown's ``|``,
+        citation marker, a web or email address nor a list, heading or quote marker (so Markdown's ``|``,
         ``**`` or ``→`` are no words)."""
         return word_mask(self.syntax, self.citations, self.markup) & ~self.links
 
