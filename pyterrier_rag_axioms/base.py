@@ -147,6 +147,26 @@ def _margin(axiom: Axiom, margin_fraction: float | None) -> float:
     return float(margin_fraction)
 
 
+def _check_keyword_arguments(cls: type, positional: tuple, arguments: dict[str, Any]) -> None:
+    """Constructor arguments that ``cls`` does not take, reported under its short name (or class name)."""
+    label = getattr(cls, "short_name", None) or cls.__name__
+    accepted = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    if any(declared.kind is inspect.Parameter.VAR_KEYWORD for declared in accepted):
+        return
+    names = [declared.name for declared in accepted if declared.kind is not inspect.Parameter.VAR_POSITIONAL]
+    takes_positional = any(declared.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                             inspect.Parameter.VAR_POSITIONAL) for declared in accepted)
+    if positional and not takes_positional:
+        raise TypeError(
+            f"{label} takes keyword arguments only, e.g. {label}({names[0]}=...), "
+            f"but got {len(positional)} positional argument{'s' if len(positional) > 1 else ''}: "
+            f"{', '.join(map(repr, positional))}"
+        )
+    unknown = [name for name in arguments if name not in names]
+    if unknown:
+        raise TypeError(f"{label} has no argument {unknown[0]!r}; its arguments: {', '.join(names)}")
+
+
 @parameters
 class Axiom(pt.Transformer, ABC):
     """A pairwise rule over responses to the same request, as a PyTerrier transformer.
@@ -170,6 +190,13 @@ class Axiom(pt.Transformer, ABC):
     name: str | None = parameter(None, resolve=lambda axiom, name: axiom.default_name() if name is None else name)
     #: Show progress of long work.
     verbose: bool = parameter(False)
+
+    def __new__(cls, *positional: Any, **arguments: Any) -> Axiom:
+        # The constructor comes from the class that declares the parameters, so Python's own
+        # errors would name that class (``Axiom.__init__() takes 1 positional argument``).
+        if positional or arguments:
+            _check_keyword_arguments(cls, positional, arguments)
+        return super().__new__(cls)
 
     def __post_init__(self) -> None:
         resolve_parameters(self)

@@ -60,8 +60,10 @@ def test_every_axiom_passes_pt_inspect_and_has_both_names(name):
     assert repr(axiom).startswith(f"{name}(margin_fraction=")
     assert getattr(pra, type(axiom).__name__) is getattr(pra, name)
     assert type(axiom).__doc__ and "Intuition" in type(axiom).__doc__
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=f"^{name} takes keyword arguments only, e.g. {name}\\(margin_fraction=...\\)"):
         AXIOMS[name](0.1)
+    with pytest.raises(TypeError, match=f"^{name} has no argument 'margin'; its arguments: margin_fraction, name, "):
+        AXIOMS[name](margin=0.1)
     for bad in ("x", -1, True):
         with pytest.raises(ValueError, match=f"{name}: margin_fraction must be a number >= 0"):
             AXIOMS[name](margin_fraction=bad)

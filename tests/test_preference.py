@@ -151,6 +151,10 @@ def test_clear_errors(tmp_path):
         rag.PreferenceModel(axioms=["LEN1"]).fit(pairs.assign(truth=0.0), truth="truth")
     with pytest.raises(ValueError, match="unknown feature axiom 'LEN9'"):
         rag.PreferenceModel(axioms=["LEN9"])
+    with pytest.raises(TypeError, match="^PreferenceModel takes keyword arguments only, e.g. PreferenceModel\\(ax"):
+        rag.PreferenceModel(["LEN1"])
+    with pytest.raises(TypeError, match="^PreferenceModel has no argument 'axiom'; its arguments: axioms, "):
+        rag.PreferenceModel(axiom=["LEN1"])
     with pytest.raises(TypeError, match="feature axiom"):
         rag.PreferenceModel(axioms=[rag.MajorityVote("COV1")])
     with pytest.raises(ValueError, match="no weights yet"):
