@@ -6,7 +6,8 @@ a preference frame of all pairs of a topic's responses says how often each run b
 
 - :func:`win_rates`: each run's wins, losses and ties per topic, and its win rate
   ``(wins + ties / 2) / comparisons``;
-- :func:`run_win_rates`: the mean win rate of each run over topics, ranked;
+- :func:`run_win_rates`: the mean win rate of each run over topics, ranked (:func:`mean_win_rates`
+  from a :func:`win_rates` table);
 - :func:`mean_run_scores`: the mean over topics of a per-response score (e.g. the nugget score of
   :func:`~pyterrier_rag_axioms.judgments.nugget_scores`), ranked;
 - :func:`run_correlation`: Kendall's tau (scipy) between two run-level scores, with a bootstrap
@@ -93,7 +94,11 @@ def run_win_rates(preferences: pd.DataFrame, source: object) -> pd.DataFrame:
 
     See :func:`win_rates`; every topic counts the same, however many runs answered it.
     """
-    per_topic = win_rates(preferences, source)
+    return mean_win_rates(win_rates(preferences, source))
+
+
+def mean_win_rates(per_topic: pd.DataFrame) -> pd.DataFrame:
+    """The runs' mean win rate over the topics of a :func:`win_rates` table, ranked as :func:`run_win_rates`."""
     table = per_topic.groupby("run", sort=False).agg(topics=("qid", "nunique"), win_rate=("win_rate", "mean"))
     return _ranked(table.reset_index(), "win_rate")
 

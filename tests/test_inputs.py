@@ -543,3 +543,24 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_cli_stops_quietly_when_the_reader_of_its_output_leaves(tmp_path):
+    """``rag-axioms FILE | head -1``: more output than a pipe holds, and the reader gone after one line."""
+    import os
+    import subprocess
+    import sys
+
+    responses = tmp_path / "many.jsonl"
+    pd.DataFrame([{"qid": f"q{topic}", "query": f"question number {topic}", "docno": docno,
+                   "response": "Short." if docno == "a" else "A longer answer here."}
+                  for topic in range(400) for docno in ("a", "b")]).to_json(responses, orient="records", lines=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pyterrier_rag_axioms", str(responses), "--axioms", "LEN1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    )
+    assert process.stdout.readline().startswith(b"800 responses to 400 queries")
+    process.stdout.close()
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=300) == 0, stderr
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr

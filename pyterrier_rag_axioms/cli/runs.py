@@ -87,7 +87,7 @@ def runs_main(argv: Sequence[str]) -> int:
     from pyterrier_rag_axioms.frames import response_frame
     from pyterrier_rag_axioms.io import check_output_path, format_of, read_responses, write_frame
     from pyterrier_rag_axioms.judgments import load_nugget_assignments, nugget_scores
-    from pyterrier_rag_axioms.runs import mean_run_scores, run_correlation, run_win_rates, win_rates
+    from pyterrier_rag_axioms.runs import mean_run_scores, mean_win_rates, run_correlation, win_rates
 
     if args.input is None and args.nuggets is None:
         raise CommandLineError("give a response file whose docno is the run id, or --nuggets FILE, or both")
@@ -127,8 +127,8 @@ def runs_main(argv: Sequence[str]) -> int:
                 f"{example['run']!r} on topic {example['qid']!r}): left out of the runs' mean nugget scores",
             )
 
-    preferences = judge(responses)
-    table = run_win_rates(preferences, judge)
+    per_topic = win_rates(judge(responses), judge)
+    table = mean_win_rates(per_topic)
     print(
         f"{len(responses)} responses of {responses['docno'].nunique()} runs to {topics} topics from {source}"
     )
@@ -148,8 +148,7 @@ def runs_main(argv: Sequence[str]) -> int:
         print_note(COMMAND, f"no run answers more than one of the {topics} topics: is docno the run id in {source}?")
     if scores is not None:
         tau = run_correlation(
-            win_rates(preferences, judge), scores,
-            score_first="win_rate", score_second="score", confidence=args.confidence,
+            per_topic, scores, score_first="win_rate", score_second="score", confidence=args.confidence
         )
         print(
             f"\nKendall's tau between the win rates and the mean nugget scores: {tau['tau']:.3f} over {tau['runs']} "
