@@ -177,10 +177,11 @@ def project_tau(predicted: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
     nuggets = scores.rename(columns={"docno": "run"})
     topics = sorted(wins["qid"].unique())
     projection = rag.projected_run_correlation(wins, nuggets, score_first="win_rate", score_second="score",
-                                               topics=PROJECTED_TOPICS)
+                                               topics=[len(topics), *PROJECTED_TOPICS])
     print(f"  runs' tau projected to more topics like these (nested choice, {RULE}; correlation of the runs' "
           f"true means {projection.attrs['true_correlation']:.3f}, of their deviations on a topic "
-          f"{projection.attrs['deviation_correlation']:.3f}):")
+          f"{projection.attrs['deviation_correlation']:.3f}; the first row is the observed number of topics, "
+          "its tau Greiner's value for the observed correlation):")
     print(projection.round(3).to_string(index=False))
     observed = rag.run_correlation(wins, nuggets, score_first="win_rate", score_second="score")["tau"]
     for size in range(1, len(topics)):

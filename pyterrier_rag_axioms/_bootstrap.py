@@ -19,6 +19,12 @@ def check_confidence(confidence: object, *, caller: str) -> None:
         raise ValueError(f"{caller}: confidence must lie in (0, 1), e.g. 0.95, not {confidence!r}")
 
 
+def check_resamples(resamples: object, *, caller: str) -> None:
+    """Raise a ValueError unless ``resamples`` is a whole number >= 1."""
+    if isinstance(resamples, bool) or not isinstance(resamples, (int, np.integer)) or resamples < 1:
+        raise ValueError(f"{caller}: resamples must be a whole number >= 1, e.g. 1000, not {resamples!r}")
+
+
 def topic_interval(
     statistic: Callable[..., float | np.ndarray],
     topics: int,

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from pyterrier_rag_axioms._bootstrap import check_confidence, topic_interval
+from pyterrier_rag_axioms._bootstrap import check_confidence, check_resamples, topic_interval
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS
 from pyterrier_rag_axioms.judgments.crowdrag import CROWDRAG_DIMENSIONS, JUDGMENT_COLUMNS
 
@@ -79,6 +79,13 @@ def _truth(
     """The truth's name and values, from its column name or its values (one per row)."""
     if isinstance(truth, str):
         return truth, _preference_values(preferences, truth, "truth", caller=caller)
+    if isinstance(truth, pd.Series) and not truth.index.equals(preferences.index):
+        if not (truth.index.is_unique and truth.index.sort_values().equals(preferences.index.sort_values())):
+            raise ValueError(
+                f"{caller}: the truth Series' index differs from the preference frame's; give a Series with "
+                "the frame's index (it is matched by index), or the values in row order as an array"
+            )
+        truth = truth.reindex(preferences.index)
     values = np.asarray(truth, dtype=float)
     if values.shape != (len(preferences),):
         raise ValueError(
@@ -181,6 +188,7 @@ def agreement(
     )
     if confidence is not None:
         check_confidence(confidence, caller="agreement")
+        check_resamples(resamples, caller="agreement")
         if groups not in preferences.columns:
             raise ValueError(
                 f"agreement: the group column {groups!r} (for the bootstrap) is not in the preference frame"
@@ -235,7 +243,7 @@ def calibration(
             the truth values do not match the rows.
         TypeError: a column does not hold numbers.
     """
-    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
+    if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or bins < 1:
         raise ValueError(f"calibration: bins must be an integer >= 1, not {bins!r}")
     _, truth_values = _truth(preferences, truth, caller="calibration")
     probabilities = _preference_values(preferences, probability, "probability", caller="calibration")
@@ -252,7 +260,8 @@ def calibration(
             {column: pd.Series(dtype=int if column == "pairs" else float) for column in CALIBRATION_COLUMNS}
         )
     pairs = pd.DataFrame({
-        "confidence": np.maximum(probabilities[decided], 1.0 - probabilities[decided]),
+        # rounded, so that p and 1 - p (0.82 and 0.18) give one confidence despite floating point
+        "confidence": np.round(np.maximum(probabilities[decided], 1.0 - probabilities[decided]), 12),
         "right": right[decided],
     })
     # right-closed groups between the inner quantiles, as pandas' qcut draws them; equal quantiles

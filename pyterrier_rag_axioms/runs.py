@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms._bootstrap import check_confidence, topic_interval
+from pyterrier_rag_axioms._bootstrap import check_confidence, check_resamples, topic_interval
 from pyterrier_rag_axioms.agreement import column_name
 
 if TYPE_CHECKING:
@@ -83,10 +83,20 @@ def win_rates(preferences: pd.DataFrame, source: object) -> pd.DataFrame:
 
 
 def _ranked(table: pd.DataFrame, score: str) -> pd.DataFrame:
-    """Sort by score (descending, ties by run id) and add ``rank`` (1 is best; equal scores share the best rank)."""
+    """Sort by score (descending, ties by run id) and add ``rank`` (1 is best; equal scores share the best
+    rank; a run without a score comes last, without a rank)."""
     table = table.sort_values([score, "run"], ascending=[False, True], kind="mergesort").reset_index(drop=True)
-    table["rank"] = table[score].rank(method="min", ascending=False).astype(int)
+    ranks = table[score].rank(method="min", ascending=False)
+    table["rank"] = ranks.astype("Int64" if ranks.isna().any() else int)
     return table
+
+
+def _numbers(table: pd.DataFrame, column: str, context: str) -> pd.Series:
+    """A column's values as numbers, or an error that names the column and a value that is not one."""
+    try:
+        return pd.to_numeric(table[column])
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{context}: column {column!r} must hold numbers ({error})") from None
 
 
 def run_win_rates(preferences: pd.DataFrame, source: object) -> pd.DataFrame:
@@ -114,7 +124,12 @@ def mean_run_scores(scores: pd.DataFrame, *, score: str = "score", run: str = "d
         run: the run id column.
     """
     pt.validate.columns(scores, includes=["qid", run, score], context="mean_run_scores")
-    values = pd.to_numeric(scores[score])
+    values = _numbers(scores, score, "mean_run_scores")
+    keys = pd.DataFrame({"qid": scores["qid"].astype(str), "run": scores[run].astype(str)})
+    duplicated = keys.duplicated()
+    if duplicated.any():
+        where = ", ".join(keys[duplicated].iloc[0])
+        raise ValueError(f"mean_run_scores: more than one row for qid/{run} {where}: a mean over topics needs one each")
     frame = pd.DataFrame(
         {"scored_qid": scores["qid"].astype(str).where(values.notna()), "run": scores[run].astype(str), score: values}
     )
@@ -127,7 +142,7 @@ def _runs_by_topic(table: pd.DataFrame, score: str, which: str, caller: str = "r
     context = f"{caller} ({which} table)"
     pt.validate.columns(table, includes=["run", score], context=context)
     keys = ["qid", "run"] if "qid" in table.columns else ["run"]
-    frame = pd.DataFrame({key: table[key].astype(str) for key in keys}).assign(score=pd.to_numeric(table[score]))
+    frame = pd.DataFrame({key: table[key].astype(str) for key in keys}).assign(score=_numbers(table, score, context))
     duplicated = frame.duplicated(keys)
     if duplicated.any():
         where = ", ".join(map(str, frame.loc[duplicated, keys].iloc[0]))
@@ -210,6 +225,7 @@ def run_correlation(
     """
     if confidence is not None:
         check_confidence(confidence, caller="run_correlation")
+        check_resamples(resamples, caller="run_correlation")
         _check_per_topic(first, second, caller="run_correlation", needed_by="confidence")
     matrix_first = _runs_by_topic(first, score_first, "first")
     matrix_second = _runs_by_topic(second, score_second, "second")
@@ -301,8 +317,11 @@ def projected_run_correlation(
         One row per number of topics: ``topics``; ``reliability_first`` and
         ``reliability_second``, the share of the variance of the runs' means over that many topics
         that lies in their true means; ``correlation`` (Pearson's r); and ``tau``. At the
-        observed number of topics the correlation is the observed one. The runs are those that
-        both tables score on every topic; the frame's ``attrs`` hold the observed ``topics`` and
+        observed number of topics the correlation is the observed one, and ``tau`` Greiner's value
+        for it, which can differ from the observed tau (:func:`run_correlation`) by a few
+        hundredths: set projections beside that value. The runs are those that both tables score
+        on every topic that each table scores at all (a topic that a table scores for no run is
+        left out); the frame's ``attrs`` hold the observed ``topics`` and
         ``runs``, the ``true_correlation`` of the runs' true means (the limit over ever more
         topics; capped at +-1, in which case the observed number of topics' row falls short of the
         observed correlation) and the ``deviation_correlation`` of the per-topic deviations. NaN
@@ -314,7 +333,7 @@ def projected_run_correlation(
             topics or three runs, or a number of topics is not a positive integer.
     """
     caller = "projected_run_correlation"
-    wanted = [topics] if isinstance(topics, (int, np.integer)) else list(topics)
+    wanted = list(topics) if isinstance(topics, (list, tuple, range, np.ndarray)) else [topics]
     if not wanted or any(isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1 for n in wanted):
         raise ValueError(f"{caller}: topics must be a positive integer or a list of them, not {topics!r}")
     _check_per_topic(first, second, caller=caller, needed_by="a projection")
@@ -324,8 +343,10 @@ def projected_run_correlation(
     runs = matrix_first.columns.intersection(matrix_second.columns, sort=False)
     by_topic_first = matrix_first.loc[shared, runs].to_numpy(dtype=float)
     by_topic_second = matrix_second.loc[shared, runs].to_numpy(dtype=float)
-    complete = ~(np.isnan(by_topic_first).any(axis=0) | np.isnan(by_topic_second).any(axis=0))
-    by_topic_first, by_topic_second = by_topic_first[:, complete], by_topic_second[:, complete]
+    # a topic that either table scores for no run tells nothing (e.g. no vital nuggets): left out
+    scored = ~(np.isnan(by_topic_first).all(axis=1) | np.isnan(by_topic_second).all(axis=1))
+    complete = ~(np.isnan(by_topic_first[scored]).any(axis=0) | np.isnan(by_topic_second[scored]).any(axis=0))
+    by_topic_first, by_topic_second = by_topic_first[scored][:, complete], by_topic_second[scored][:, complete]
     observed, run_count = by_topic_first.shape
     if observed < 2 or run_count < 3:
         raise ValueError(

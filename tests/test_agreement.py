@@ -72,6 +72,12 @@ def test_axioms_may_be_transformers_and_truth_may_be_values():
     assert by_object["accuracy"].iloc[0] == pytest.approx(4 / 6)
     series = agreement(frame, truth=frame["truth"].rename("human"), axioms=["X"])
     assert series["truth"].iloc[0] == "human"
+    shuffled = frame["truth"].sample(frac=1, random_state=0)  # a Series is matched by its index
+    assert agreement(frame, truth=shuffled, axioms=["X"]).equals(agreement(frame, truth="truth", axioms=["X"]))
+    with pytest.raises(ValueError, match="agreement: the truth Series' index differs"):
+        agreement(frame, truth=frame["truth"].reset_index(drop=True).set_axis(range(10, 10 + len(frame))), axioms=["X"])
+    with pytest.raises(ValueError, match="agreement: resamples must be a whole number >= 1"):
+        agreement(frame, truth="truth", axioms=["X"], confidence=0.9, resamples=0)
 
 
 def test_default_axioms_are_the_preference_columns():
@@ -210,3 +216,10 @@ def test_plot_agreement_draws_an_annotated_heatmap():
         assert ax.figure.axes[-1].get_ylabel() == "concordance"  # the colour bar
     finally:
         plt.close(ax.figure)
+
+
+def test_calibration_puts_p_and_one_minus_p_in_one_group():
+    frame = pd.DataFrame({"p": [0.82, 0.82, 0.82, 0.18, 0.9], "T": [1.0, 1.0, 1.0, 1.0, 1.0]})
+    table = calibration(frame, truth="T", probability="p", bins=np.int64(2))
+    assert table["pairs"].tolist() == [4, 1]
+    assert table["concordance"].tolist() == [0.75, 1.0]

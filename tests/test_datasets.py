@@ -96,6 +96,11 @@ def test_nugget_qrels_are_integer_labels_scaled_from_the_score():
     assert vital["label"].tolist() == [8, 5, 10]  # t2 has no vital nugget: left out
     with pytest.raises(ValueError, match="score_type"):
         nugget_scores(NUGGETS, score_type="important")
+    # 11.5 of 20 nuggets: 0.575, stored just below it, still rounds half up to 58
+    halves = ([{"text": "", "importance": "vital", "assignment": "support"}] * 11
+              + [{"text": "", "importance": "vital", "assignment": "partial_support"}]
+              + [{"text": "", "importance": "vital", "assignment": "not_support"}] * 8)
+    assert nugget_qrels(pd.DataFrame({"qid": ["1"], "docno": ["r"], "nuggets": [halves]}))["label"].tolist() == [58]
 
 
 def test_gzip_is_recognised_by_content_not_suffix(tmp_path):

@@ -127,6 +127,8 @@ def test_run_correlation_errors():
                             confidence=0.95)
     with pytest.raises(ValueError, match="confidence must lie in"):
         rag.run_correlation(scores, scores, score_first="score", score_second="score", confidence=95)
+    with pytest.raises(ValueError, match="run_correlation: resamples must be a whole number >= 1"):
+        rag.run_correlation(scores, scores, score_first="score", score_second="score", confidence=0.9, resamples=0)
     with pytest.raises(ValueError, match="more than one row for qid/run t0, r0"):
         rag.run_correlation(pd.concat([scores, scores.head(1)]), scores, score_first="score", score_second="score")
     with pytest.raises(Exception, match="win_rate"):
@@ -214,7 +216,7 @@ def test_projected_run_correlation_errors():
     one_topic = scores[scores["qid"] == "t0"]
     with pytest.raises(ValueError, match="at least two topics and three runs .* found 1 topics and 4 runs"):
         rag.projected_run_correlation(one_topic, one_topic, score_first="score", score_second="score", topics=10)
-    for topics in (0, True, "10", [], [10, 2.5]):
+    for topics in (0, True, "10", 10.0, [], [10, 2.5]):
         with pytest.raises(ValueError, match="topics must be a positive integer"):
             rag.projected_run_correlation(scores, scores, score_first="score", score_second="score", topics=topics)
     with pytest.raises(Exception, match="projected_run_correlation \\(first table\\).*win_rate"):
@@ -350,6 +352,21 @@ def test_nugget_assignments_refuse_an_empty_file_and_answers_that_are_not_text(t
         rag.load_nugget_assignments(numeric)
 
 
+def test_mean_run_scores_rank_runs_without_a_score_last_and_refuse_two_rows_per_topic():
+    scores = pd.DataFrame({"qid": ["1", "1", "1"], "docno": ["A", "B", "C"], "score": [0.5, 0.2, np.nan]})
+    table = rag.mean_run_scores(scores)
+    assert table["run"].tolist() == ["A", "B", "C"] and table["topics"].tolist() == [1, 1, 0]
+    assert table["rank"].tolist()[:2] == [1, 2] and pd.isna(table["rank"].iloc[2])
+    twice = pd.DataFrame({"qid": ["1", "1", "2", "2", "2"], "docno": list("ABABB"), "score": [1, 0, 0, 1, 1.0]})
+    with pytest.raises(ValueError, match="mean_run_scores: more than one row for qid/docno 2, B"):
+        rag.mean_run_scores(twice)
+    with pytest.raises(ValueError, match="mean_run_scores: column 'score' must hold numbers"):
+        rag.mean_run_scores(scores.assign(score=["x", 1, 2]))
+    with pytest.raises(ValueError, match="run_correlation \\(first table\\): column 'score' must hold numbers"):
+        rag.run_correlation(scores.assign(score=["x", 1, 2]).rename(columns={"docno": "run"}),
+                            scores.rename(columns={"docno": "run"}), score_first="score", score_second="score")
+
+
 def test_mean_run_scores_count_the_topics_with_a_score():
     scores = pd.DataFrame(
         {"qid": ["1", "2", "1", "2"], "docno": ["A", "A", "B", "B"], "score": [0.5, np.nan, 0.2, 0.4]}
@@ -366,3 +383,15 @@ def test_win_rates_list_topics_together_and_runs_in_order_of_first_appearance():
     assert table[["qid", "run", "wins"]].values.tolist() == [
         ["1", "A", 2], ["1", "B", 1], ["1", "C", 0], ["2", "A", 2], ["2", "B", 1], ["2", "C", 0],
     ]
+
+
+def test_projected_run_correlation_leaves_out_a_topic_one_table_does_not_score():
+    rng = np.random.default_rng(5)
+    quality = rng.normal(0, 1, 8)
+    first, second = noisy_scores(quality, 5, 0.5, rng), noisy_scores(quality, 5, 1.0, rng)
+    unscored = second.assign(score=second["score"].where(second["qid"] != "t4"))
+    projected = rag.projected_run_correlation(first, unscored, score_first="score", score_second="score", topics=10)
+    four = rag.projected_run_correlation(first[first["qid"] != "t4"], second[second["qid"] != "t4"],
+                                         score_first="score", score_second="score", topics=10)
+    assert projected.attrs["topics"] == 4 and projected.attrs["runs"] == 8
+    assert projected.equals(four)

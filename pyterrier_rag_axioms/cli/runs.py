@@ -74,7 +74,8 @@ def format_runs(table: pd.DataFrame, *, with_nuggets: bool) -> str:
         line = f"  {row.rank:>4}  {row.run:<{width}}  {row.win_rate:>8.3f}  {row.topics:>6}"
         if with_nuggets:
             rank = "-" if pd.isna(row.nugget_rank) else f"{int(row.nugget_rank)}"
-            line += f"  {row.nugget_score:>12.3f}  {rank:>8}"
+            score = "-" if pd.isna(row.nugget_score) else f"{row.nugget_score:.3f}"
+            line += f"  {score:>12}  {rank:>8}"
         lines.append(line)
     return "\n".join(lines)
 

@@ -152,7 +152,8 @@ def nugget_qrels(
     if scale < 1:
         raise ValueError(f"scale must be a positive integer, not {scale!r}")
     scores = nugget_scores(assignments, score_type=score_type, strict=strict).dropna(subset=["score"])
-    labels = np.floor(scores["score"].to_numpy() * scale + 0.5).astype(int)
+    # rounded to 9 decimals first, so that 11.5 / 20 * 100, stored as 57.4999..., rounds up to 58
+    labels = np.floor(np.round(scores["score"].to_numpy() * scale, 9) + 0.5).astype(int)
     return pd.DataFrame({"qid": scores["qid"].to_numpy(), "docno": scores["docno"].to_numpy(), "label": labels})
 
 
