@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms._parallel import QueryParallel
 from pyterrier_rag_axioms.base import Axiom, context_readers
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, preference_frame, warn_missing_context
 
@@ -39,7 +40,7 @@ def _as_matrix(preferences: np.ndarray | Sequence[Sequence[float]], members: int
     return np.where(np.isnan(matrix), 0.0, matrix)
 
 
-class Combinator(pt.Transformer, ABC):
+class Combinator(QueryParallel, pt.Transformer, ABC):
     """Base of the combinators: members, naming, running members, and the transformer contract."""
 
     def __init__(self, *members: str | Axiom | Combinator, name: str | None = None, verbose: bool = False):

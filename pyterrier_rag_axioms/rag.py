@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms._parallel import QueryParallel
 from pyterrier_rag_axioms.base import signature_repr
 from pyterrier_rag_axioms.reranking import AxiomaticReranker, Pivot, Source
 from pyterrier_rag_axioms.reranking.counting import check_ranking_options
@@ -102,7 +103,7 @@ class _ContextTracker:
         return given or [prompt_context]
 
 
-class MultiGenerator(pt.Transformer):
+class MultiGenerator(QueryParallel, pt.Transformer):
     """Run one or several generators on the same input: one row per answer, each with its context.
 
     ``MultiGenerator({"flan": Concatenator() >> flan, "llama": Concatenator() >> llama})`` gives,
@@ -228,7 +229,7 @@ def _queries(inp: pd.DataFrame, output: pd.DataFrame) -> dict[str, str]:
     return queries
 
 
-class SamplingReader(pt.Transformer):
+class SamplingReader(QueryParallel, pt.Transformer):
     """pyterrier-rag's reader with ``num_responses`` answers per query (best-of-n sampling).
 
     Builds each query's prompt like ``pyterrier_rag.readers.Reader`` (same prompt, same answer
@@ -288,7 +289,7 @@ class SamplingReader(pt.Transformer):
         return f"SamplingReader({self.backend!r}, num_responses={self.num_responses!r})"
 
 
-class BestOfN(pt.Transformer):
+class BestOfN(QueryParallel, pt.Transformer):
     """Keep each query's best response of an axiomatic ranking, as ``qanswer``: best-of-n selection.
 
     ``BestOfN()`` reads a ranking (``rank`` ascending, else ``score`` descending; ties keep the

@@ -1,9 +1,9 @@
 """Scale-out: transformers pickle small and give the same frames under ``.parallel(N)`` as serially.
 
-PyTerrier's ``Transformer.parallel(N, backend=...)`` (pyterrier-alpha) splits a response frame by
-query and a preference frame by rows, runs the parts in worker processes (joblib/loky or Ray) and
-concatenates the results: sorted by qid, with each part's own index. The frames must hold the
-same rows and values as a serial run.
+The package's transformers split every frame by query (PyTerrier's own ``.parallel``, which a
+``>>`` pipeline uses, splits a frame with ``docno`` by query and others by rows), run the parts in
+worker processes (pyterrier-alpha: joblib/loky or Ray) and concatenate the results: sorted by qid,
+with each part's own index. The frames must hold the same rows and values as a serial run.
 """
 
 from __future__ import annotations
@@ -155,6 +155,29 @@ def test_joblib_fills_the_listed_pairs_of_a_preference_frame_in_place(responses:
 def test_joblib_gives_the_serial_ranking(responses: pd.DataFrame):
     ranker = rag.KwikSort(rag.MajorityVote(rag.COH1(), rag.CONS2(), rag.CONS3()), seed=3)
     assert_same_as_serial(ranker, "joblib", responses, ["qid", "rank"])
+
+
+def test_joblib_splits_frames_without_docno_by_query(responses: pd.DataFrame):
+    """pyterrier-rag's answers have no docno and a preference frame has docno_a/docno_b: PyTerrier
+    would split them by rows, cutting a query in two; this package's transformers split by qid."""
+    answers = responses.rename(columns={"query": "query_0", "response": "qanswer", "context": "qcontext"})
+    answers = answers.drop(columns="docno")
+    serial = rag.COH1()(answers)
+    result = parallel(rag.COH1(), "joblib")(answers)
+    pd.testing.assert_frame_equal(canonical(result, PAIR_KEYS), canonical(serial, PAIR_KEYS), check_exact=True)
+    pairs = rag.COH1()(responses)
+    ranker = rag.KwikSort("COH1")
+    ranked = parallel(ranker, "joblib")(pairs)
+    assert not ranked.duplicated(["qid", "rank"]).any() and not ranked.duplicated(["qid", "docno"]).any()
+    pd.testing.assert_frame_equal(canonical(ranked, ["qid", "rank"]), canonical(ranker(pairs), ["qid", "rank"]))
+    assert repr(parallel(ranker, "joblib")) == "KwikSort('COH1').parallel(2, backend='joblib')"
+
+
+def test_parallel_on_an_empty_frame_gives_the_serial_empty_frame(responses: pd.DataFrame):
+    empty = responses.head(0)
+    for transformer in (rag.COH1(), rag.KwikSort(rag.COH1()), rag.MajorityVote("COH1")):
+        frame = empty if not isinstance(transformer, rag.MajorityVote) else rag.COH1()(empty)
+        pd.testing.assert_frame_equal(parallel(transformer, "joblib")(frame), transformer(frame))
 
 
 # --- Ray ---------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms._parallel import QueryParallel
 from pyterrier_rag_axioms.base import signature_repr
 from pyterrier_rag_axioms.reranking._candidates import (
     Candidates,
@@ -19,7 +20,7 @@ from pyterrier_rag_axioms.reranking._candidates import (
 from pyterrier_rag_axioms.reranking.kwiksort import KwikSort, check_pivot, check_seed
 
 
-class PreferenceCountReranker(pt.Transformer):
+class PreferenceCountReranker(QueryParallel, pt.Transformer):
     """Rank each query's responses by how many responses they beat minus how many beat them.
 
     The simple baseline to KwikSort: every pair of a query is compared once (given a response
@@ -91,7 +92,7 @@ def check_ranking_options(method: object, pivot: object, seed: object, caller: s
     return check_seed(seed, caller)
 
 
-class AxiomaticReranker(pt.Transformer):
+class AxiomaticReranker(QueryParallel, pt.Transformer):
     """Rank each query's responses by an axiom or combinator, in one transformer.
 
     ``AxiomaticReranker(MajorityVote(COV1(), CONS2(), CORR1()))`` takes a response frame and

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms._parallel import QueryParallel
 from pyterrier_rag_axioms.base import signature_repr
 from pyterrier_rag_axioms.reranking._candidates import (
     PIVOTS,
@@ -39,7 +40,7 @@ def _qid_seed(seed: int, qid: str) -> np.random.Generator:
     return np.random.default_rng([seed, zlib.crc32(qid.encode("utf-8"))])
 
 
-class KwikSort(pt.Transformer):
+class KwikSort(QueryParallel, pt.Transformer):
     """Rank each query's responses by quicksort on pairwise preferences (KwikSort).
 
     A pivot response splits the others into those preferred over it (ranked above) and those

@@ -1,0 +1,41 @@
+"""``.parallel(N)`` that splits a frame by query, whatever its columns.
+
+PyTerrier's ``Transformer.parallel`` (pyterrier-alpha) splits a frame with ``qid`` and ``docno``
+by query, but any other frame with ``qid`` by rows, as if each row were a query. Response frames
+without ``docno`` (pyterrier-rag's answers) and preference frames (``docno_a``, ``docno_b``) hold
+several rows per query, and a query cut in two is judged or ranked twice, each time against part
+of its responses. The transformers of this package therefore split every frame by ``qid`` (in qid
+order, as PyTerrier splits a result frame); an empty frame, or one without ``qid`` (whose error the
+transformer itself reports), runs serially. A ``>>`` pipeline is PyTerrier's own transformer and
+splits as PyTerrier does.
+pyterrier-alpha is imported only when ``.parallel`` is called.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pyterrier as pt
+
+
+class QueryParallel:
+    """Mixin: ``.parallel(N, backend=...)`` splits the input by query (see the module)."""
+
+    def parallel(self, N: int, backend: str = "joblib") -> pt.Transformer:  # noqa: N803 (PyTerrier's name)
+        """A parallel version of this transformer over ``N`` workers (joblib or ray), split by ``qid``."""
+        try:
+            from pyterrier_rag_axioms._parallel_pool import QueryPoolParallelTransformer
+        except ImportError as error:
+            raise ImportError(
+                f"{self!r}.parallel needs pyterrier-alpha: pip install \"pyterrier-rag-axioms[parallel]\""
+            ) from error
+        return QueryPoolParallelTransformer(self, N, backend)
+
+
+def split_by_query(frame: pd.DataFrame, parts: int) -> list[pd.DataFrame]:
+    """``frame`` cut into at most ``parts`` frames of whole queries, in qid order, each query's rows
+    in input order (as PyTerrier splits a result frame)."""
+    queries = [group for _, group in frame.groupby("qid", sort=True)]
+    size = math.ceil(len(queries) / max(1, parts))
+    return [pd.concat(queries[start : start + size]) for start in range(0, len(queries), size)]

@@ -1,0 +1,23 @@
+"""The pyterrier-alpha pool behind :class:`~pyterrier_rag_axioms._parallel.QueryParallel` (imported on use)."""
+
+from __future__ import annotations
+
+import pandas as pd
+from pyterrier_alpha.parallel import PoolParallelTransformer
+
+from pyterrier_rag_axioms._parallel import split_by_query
+
+
+class QueryPoolParallelTransformer(PoolParallelTransformer):
+    """pyterrier-alpha's pool, fed whole queries: the same rows and values as a serial run."""
+
+    def transform(self, topics_and_res: pd.DataFrame) -> pd.DataFrame:
+        if len(topics_and_res) == 0 or "qid" not in topics_and_res.columns:
+            return self.parent(topics_and_res)
+        splits = split_by_query(topics_and_res, self.n_jobs)
+        if self.backend == "ray":
+            return self._transform_ray(splits)
+        return self._transform_joblib(splits)
+
+    def __repr__(self) -> str:
+        return f"{self.parent!r}.parallel({self.n_jobs}, backend={self.backend!r})"
