@@ -21,6 +21,7 @@ PyTerrier pipeline like any other. This module imports pyterrier-rag only in
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
@@ -46,12 +47,20 @@ def _stages(transformer: pt.Transformer) -> list[pt.Transformer]:
     return [transformer]
 
 
+def _passage_text(passage: object) -> str | None:
+    """A passage's text: a string, or the ``text`` of a record (pyterrier-rag's ``{"docno", "text"}``)."""
+    if isinstance(passage, Mapping):
+        passage = passage.get("text")
+    return passage if isinstance(passage, str) and passage.strip() else None
+
+
 def _as_passages(value: object) -> Passages | str | None:
-    """A context cell: a tuple of passages (list-like), a string (a prompt's context), or None."""
+    """A context cell: a tuple of passages (list-like, of strings or records with a ``text``), a
+    string (a prompt's context), or None."""
     if isinstance(value, str):
         return value if value.strip() else None
     if isinstance(value, list | tuple | np.ndarray | pd.Series):
-        passages = tuple(str(p) for p in value if isinstance(p, str) and p.strip())
+        passages = tuple(text for text in map(_passage_text, value) if text is not None)
         return passages or None
     return None
 
@@ -70,6 +79,9 @@ class _ContextTracker:
     def __init__(self) -> None:
         self.passages: dict[str, Passages] = {}
         self.prompt_context: dict[str, str] = {}
+        #: Queries whose context is the prompt's context string as one passage: no retrieved
+        #: passage is in it whole (cut to a token budget), or no result frame came through.
+        self.whole_prompt: set[str] = set()
 
     def record(self, frame: pd.DataFrame) -> None:
         if len(frame) == 0 or "qid" not in frame.columns:
@@ -100,6 +112,8 @@ class _ContextTracker:
         if prompt_context is None:
             return list(passages) if passages else None
         given = [passage for passage in passages or () if passage in prompt_context]
+        if not given:
+            self.whole_prompt.add(qid)
         return given or [prompt_context]
 
 
@@ -157,16 +171,19 @@ class MultiGenerator(QueryParallel, pt.Transformer):
         return [(None, self.generators)]
 
     def _run(self, name: str | None, generator: pt.Transformer, inp: pd.DataFrame) -> pd.DataFrame:
+        system = "generator" if name is None else f"generator {name!r}"
         tracker = _ContextTracker()
         tracker.record(inp)
         frame = inp
         stages = _stages(generator)
-        for stage in stages[:-1]:
-            frame = stage(frame)
+        for number, stage in enumerate(stages, start=1):
+            try:
+                frame = stage(frame)
+            except Exception as error:
+                error.add_note(f"{self}: in the {system}, stage {number} of {len(stages)}: {stage!r}")
+                raise
             tracker.record(frame)
-        output = stages[-1](frame)
-        tracker.record(output)
-        system = "generator" if name is None else f"generator {name!r}"
+        output = frame
         answer = next((column for column in ANSWER_COLUMNS if column in output.columns), None)
         if answer is None:
             raise ValueError(
@@ -184,17 +201,47 @@ class MultiGenerator(QueryParallel, pt.Transformer):
             docno = pd.Series(np.where(several, name + "-" + number, name), index=output.index)
         queries = _queries(inp, output)
         context_column = "qcontext" if answer == "qanswer" else "context"
+        contexts = [tracker.context(qid) for qid in qids]
+        self._warn_about_contexts(system, qids, contexts, tracker.whole_prompt)
         result = pd.DataFrame(
             {
                 "qid": qids,
                 "query": qids.map(queries),
                 "docno": docno,
                 answer: output[answer],
-                context_column: [tracker.context(qid) for qid in qids],
+                context_column: contexts,
             }
         )
         rest = [c for c in output.columns if c not in result.columns and c not in ("qcontext", "context", "docno")]
         return pd.concat([result, output[rest]], axis=1)
+
+    def _warn_about_contexts(
+        self, system: str, qids: pd.Series, contexts: list[list[str] | None], whole_prompt: set[str]
+    ) -> None:
+        """Say where an answer's passages could not be followed, naming the system and queries."""
+        follow = (
+            "Passages are followed from a result frame (docno, text) or a qcontext column passed between "
+            "the stages of a >> composition; a generator wrapped as one transformer (e.g. by .parallel or "
+            "a cache) is one stage: wrap its parts instead, or retrieve before the MultiGenerator"
+        )
+        for cases, what in (
+            ([qid for qid, context in zip(qids, contexts) if context is None],
+             "no passages came through to the answers of the {system} for {count} (e.g. qid {example!r}), so "
+             "axioms that read the context give no preference there. "),
+            ([qid for qid in qids if qid in whole_prompt],
+             "the context of the answers of the {system} for {count} (e.g. qid {example!r}) is the prompt's "
+             "context string as one passage, since none of the retrieved passages is in it whole (cut to a length, or "
+             "rewritten) or no retrieved passages came through, so a citation [k] cannot name a passage. "),
+        ):
+            queries = list(dict.fromkeys(cases))
+            if queries:
+                count = f"{len(queries)} quer{'y' if len(queries) == 1 else 'ies'}"
+                warnings.warn(f"{self}: " + what.format(system=system, count=count, example=queries[0]) + follow,
+                              stacklevel=4)
+
+    def subtransformers(self) -> dict[str, pt.Transformer]:
+        """The generators, by system name (``"generator"`` for a single one): for ``pt.inspect``."""
+        return dict(self._systems()) if isinstance(self.generators, Mapping) else {"generator": self.generators}
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """Run every generator on ``inp`` and return their answers, one row each."""
@@ -203,7 +250,9 @@ class MultiGenerator(QueryParallel, pt.Transformer):
             outputs = [pt.inspect.transformer_outputs(g, list(inp.columns), strict=False) for _, g in self._systems()]
             answer = "response" if all(o is not None and "response" in o for o in outputs) else "qanswer"
             context = "context" if answer == "response" else "qcontext"
-            return pd.DataFrame(columns=["qid", "query", "docno", answer, context])
+            columns = ["qid", "query", "docno", answer, context]
+            rest = [c for o in outputs for c in o or () if c not in columns and c not in ("qcontext", "context")]
+            return pd.DataFrame(columns=[*columns, *dict.fromkeys(rest)])
         systems = self._systems()
         parts = [
             self._run(name, generator, inp)
@@ -219,13 +268,25 @@ class MultiGenerator(QueryParallel, pt.Transformer):
         return f"MultiGenerator({generators!r})"
 
 
+def _original_query_column(frame: pd.DataFrame) -> str | None:
+    """The column of the user's own query: ``query_<n>`` with the largest n (where rewriting stages
+    pushed the query aside, PyTerrier's convention), else ``query``."""
+    pushed = [(int(column[6:]), column) for column in frame.columns
+              if isinstance(column, str) and column.startswith("query_") and column[6:].isdigit()]
+    if pushed:
+        return max(pushed)[1]
+    return "query" if "query" in frame.columns else None
+
+
 def _queries(inp: pd.DataFrame, output: pd.DataFrame) -> dict[str, str]:
-    """The query text of each qid: from the answers (``query``, else ``query_0``), else from the input."""
+    """The user's query of each qid: the input's original query (a rewrite inside a system, or
+    before this transformer, does not change what the answers are judged against); the answers'
+    own query only for a qid the input does not name."""
     queries: dict[str, str] = {}
-    for frame in (inp, output):
-        for column in ("query_0", "query"):  # later wins: query over query_0, the answers over the input
-            if column in frame.columns:
-                queries.update(zip(frame["qid"].astype(str), frame[column]))
+    for frame in (output, inp):  # later wins: the input over the answers
+        column = _original_query_column(frame)
+        if column is not None:
+            queries.update(zip(frame["qid"].astype(str), frame[column]))
     return queries
 
 

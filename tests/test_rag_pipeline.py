@@ -9,6 +9,7 @@ replaced: a local HTTP server on 127.0.0.1 that answers the chat-completions API
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 import warnings
@@ -215,8 +216,12 @@ def test_best_of_n_ranks_a_response_frame_itself(bm25, backend, topics):
 
 
 def test_empty_input_and_bad_generators(backend):
-    empty = MultiGenerator({"a": Concatenator() >> Reader(backend)})(pd.DataFrame(columns=["qid", "query", "text"]))
-    assert list(empty.columns) == ["qid", "query", "docno", "qanswer", "qcontext"] and len(empty) == 0
+    system = MultiGenerator({"a": Concatenator() >> Reader(backend)})
+    empty = system(pd.DataFrame(columns=["qid", "query", "docno", "text"]))
+    full = system(pd.DataFrame({"qid": ["1"], "query": ["q"], "docno": ["d1"], "text": ["A passage."]}))
+    assert list(empty.columns[:5]) == ["qid", "query", "docno", "qanswer", "qcontext"] and len(empty) == 0
+    assert "prompt" in empty.columns and set(empty.columns) <= set(full.columns)  # as far as pt.inspect tells
+    assert list(pt.inspect.subtransformers(system)) == ["a"]
     writes_response = MultiGenerator(pt.apply.generic(lambda frame: frame.assign(response="An answer.")))
     topics = pd.DataFrame({"qid": ["1"], "query": ["q"]})
     assert list(writes_response(topics.iloc[:0]).columns) == list(writes_response(topics).columns)
@@ -249,3 +254,38 @@ def test_rag_module_imports_cheaply_and_inspects():
     ]
     with pytest.raises(pt.validate.InputValidationError):
         pt.inspect.transformer_outputs(BestOfN(), ["qid", "query"])
+
+
+def test_answers_are_judged_against_the_users_query_not_a_rewrite(bm25, backend, topics):
+    rewrite = pt.apply.generic(
+        lambda frame: pt.model.push_queries(frame, keep_original=True).assign(query=lambda f: f["query_0"] + " facts")
+    )
+    reader = Reader(backend)
+    inside = MultiGenerator({"plain": bm25 % 2 >> Concatenator() >> reader,
+                             "rewritten": rewrite >> bm25 % 2 >> Concatenator() >> reader})(topics.head(2))
+    before = (rewrite >> bm25 % 2 >> MultiGenerator({"a": Concatenator() >> reader}))(topics.head(2))
+    expected = dict(zip(topics["qid"], topics["query"]))
+    for answers in (inside, before):
+        assert answers["query"].tolist() == answers["qid"].map(expected).tolist()
+    assert len(COV1()(inside)) == 2  # one query text per qid: the systems' answers are compared
+
+
+def test_multigenerator_reads_passage_records_and_says_where_it_cannot_follow_passages(bm25, backend, topics):
+    passages = [{"docno": "d1", "text": "First."}, {"docno": "d2", "text": "Second."}]
+    records = topics.head(2).assign(qcontext=[passages] * 2)
+    assert MultiGenerator({"r": Reader(backend)})(records)["qcontext"].tolist() == [["First.", "Second."]] * 2
+    inner = bm25 % 2 >> Concatenator() >> Reader(backend)
+    wrapped = pt.apply.generic(lambda frame: inner(frame))  # one stage, as a cache or .parallel makes it
+    with pytest.warns(UserWarning, match=r"no passages came through to the answers of the generator 'w' for 2 "):
+        assert MultiGenerator({"w": wrapped})(topics.head(2))["qcontext"].isna().all()
+    rewritten = pt.apply.generic(lambda frame: frame.assign(qcontext=frame["qcontext"].str.upper()))
+    cut = MultiGenerator({"cut": bm25 % 2 >> Concatenator() >> rewritten >> Reader(backend)})
+    with pytest.warns(UserWarning, match=r"the context of the answers of the generator 'cut' for 2 queries .* is "
+                                         r"the prompt's context string as one passage"):
+        contexts = cut(topics.head(2))["qcontext"]
+    assert [len(context) for context in contexts] == [1, 1] and contexts[0][0].isupper()
+    failing = MultiGenerator({"broken": bm25 % 2 >> Reader(backend)})  # a Reader needs a qcontext
+    with pytest.raises(Exception) as raised:
+        failing(topics.head(1))
+    assert any(re.search(r"in the generator 'broken', stage (\d) of \1: .*Reader", note)
+               for note in raised.value.__notes__), raised.value.__notes__
