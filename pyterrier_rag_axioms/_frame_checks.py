@@ -6,7 +6,7 @@ what is wrong and in which row; :mod:`pyterrier_rag_axioms.frames` runs these ch
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -58,7 +58,8 @@ def shown(value: object, width: int = 60) -> str:
 def normalize_context(value: object) -> Context:
     """A context cell as a tuple of passage strings, or ``None`` when there is no context.
 
-    Accepts a list/tuple/array of passage strings, a single string, or a missing value (``None``,
+    Accepts a list/tuple/array of passage strings (or of records with a ``text`` string, such as
+    pyterrier-rag's ``{"docno": ..., "text": ...}``), a single string, or a missing value (``None``,
     NaN, ``pd.NA``). Blank passages are left out; a context without any other passage is no
     context.
 
@@ -73,6 +74,8 @@ def normalize_context(value: object) -> Context:
     if isinstance(value, (list, tuple, np.ndarray, pd.Series)):
         passages = []
         for position, passage in enumerate(value):
+            if isinstance(passage, Mapping) and isinstance(passage.get("text"), str):
+                passage = passage["text"]
             if not isinstance(passage, str):
                 raise TypeError(
                     f"context passage {position} must be a string, not {type(passage).__name__} {shown(passage)}"

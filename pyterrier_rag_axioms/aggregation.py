@@ -21,8 +21,8 @@ import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms._parallel import QueryParallel
-from pyterrier_rag_axioms.base import Axiom, context_readers
-from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, preference_frame, warn_missing_context
+from pyterrier_rag_axioms.base import Axiom, warn_about_contexts
+from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, preference_frame
 
 
 def member_name(member: str | Axiom | Combinator) -> str:
@@ -176,7 +176,7 @@ class Combinator(QueryParallel, pt.Transformer, ABC):
             if not cache:
                 cache.append(ResponseTable.from_pairs(pairs))
                 run = [m for m, name in zip(self.members, self.member_names) if name not in pairs.columns]
-                warn_missing_context(cache[0], self, [n for member in run for n in context_readers(member)])
+                warn_about_contexts(cache[0], self, run)
             return cache[0]
 
         added = self.compute(pairs, table)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import numbers
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
@@ -21,6 +21,7 @@ from pyterrier_rag_axioms.frames import (
     preference_frame,
     response_frame,
     restore_names,
+    warn_joined_context,
     warn_missing_context,
 )
 from pyterrier_rag_axioms.tools.cache import flush_caches
@@ -184,6 +185,8 @@ class Axiom(QueryParallel, pt.Transformer, ABC):
     default_margin_fraction: ClassVar[float] = 0.0
     #: Whether the axiom reads the retrieved context (and gives no preference without one).
     needs_context: ClassVar[bool] = False
+    #: Whether the axiom reads citation markers as the numbers of the context's passages.
+    cites_passages: ClassVar[bool] = False
 
     #: Relative difference within which two values tie (default: the axiom's documented margin).
     margin_fraction: float | None = parameter(None, resolve=_margin, always_shown=True)
@@ -213,7 +216,7 @@ class Axiom(QueryParallel, pt.Transformer, ABC):
             columns = [*PAIR_COLUMNS, *(c for c in pairs.columns if c not in PAIR_COLUMNS)]
             return pairs.reindex(columns=columns).assign(**{self.name: pd.Series(dtype=float)})
         table = ResponseTable.from_pairs(pairs)
-        warn_missing_context(table, self, context_readers(self))
+        warn_about_contexts(table, self, [self])
         pairs[self.name] = self.preferences(table)
         flush_caches()  # what the models computed for this axiom persists, where a cache is set
         return pairs
@@ -226,12 +229,22 @@ class Axiom(QueryParallel, pt.Transformer, ABC):
         return parameters_repr(self, self.short_name)
 
 
-def context_readers(source: object) -> list[str]:
-    """The names of the axioms in ``source`` (an axiom, or a combinator's members) that read the context."""
+def context_readers(source: object, *, citing: bool = False) -> list[str]:
+    """The names of the axioms in ``source`` (an axiom, or a combinator's members) that read the
+    context (with ``citing``: that read citation markers as numbers of its passages)."""
     if isinstance(source, Axiom):
-        return [source.name] if source.needs_context else []
+        return [source.name] if (source.cites_passages if citing else source.needs_context) else []
     members = getattr(source, "members", ())
-    return list(dict.fromkeys(name for member in members for name in context_readers(member)))
+    return list(dict.fromkeys(name for member in members for name in context_readers(member, citing=citing)))
+
+
+def warn_about_contexts(table: ResponseTable, transformer: object, sources: Sequence[object]) -> None:
+    """Warn where the axioms of ``sources`` read contexts that are missing, or that are one string
+    of several lines where they index passages by citation numbers."""
+    readers = [name for source in sources for name in context_readers(source)]
+    warn_missing_context(table, transformer, list(dict.fromkeys(readers)))
+    citers = [name for source in sources for name in context_readers(source, citing=True)]
+    warn_joined_context(table, transformer, list(dict.fromkeys(citers)))
 
 
 class FeatureAxiom(Axiom):

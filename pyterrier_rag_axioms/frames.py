@@ -40,7 +40,7 @@ __all__ = [  # with the names kept importable from here
     "NAMES_ATTR", "ORDER_COLUMNS", "PAIR_BASES", "PAIR_COLUMNS", "RESPONSE_ALIASES", "RESPONSE_COLUMNS",
     "Context", "FrameError", "FrameTypeError", "ResponseTable", "extra_columns", "is_preference_frame",
     "normalize_context", "pairs_from_responses", "preference_frame", "response_extras", "response_frame",
-    "restore_names", "shown", "warn_missing_context", "warn_single_responses",
+    "restore_names", "shown", "warn_joined_context", "warn_missing_context", "warn_single_responses",
 ]
 
 #: Column names of pyterrier-rag that stand in for ours where ours are absent.
@@ -98,6 +98,24 @@ def warn_missing_context(table: ResponseTable, transformer: object, names: Seque
             f"{transformer}: {', '.join(names)} read the retrieved context, but {int(missing.sum())} responses "
             f"have none, so they give no preference for them (qids {_qid_list(qids)}); keep the passages in a "
             "'context' or 'qcontext' column (pyterrier_rag_axioms.rag.MultiGenerator does)",
+            stacklevel=3,
+        )
+
+
+def warn_joined_context(table: ResponseTable, transformer: object, names: Sequence[str]) -> None:
+    """Warn once, naming the qids, where axioms that read citations as passage numbers find a
+    context given as one string of several lines (one passage, though it likely joins several)."""
+    if not names or len(table) == 0:
+        return
+    joined = np.array(
+        [context is not None and len(context) == 1 and "\n" in context[0].strip() for context in table.contexts]
+    )
+    if joined.any():
+        qids = list(dict.fromkeys(table.responses["qid"].to_numpy()[joined].tolist()))
+        warnings.warn(
+            f"{transformer}: {', '.join(names)} read a citation [k] as the k-th passage of the context, but "
+            f"{int(joined.sum())} responses have their context as one string of several lines, which is one "
+            f"passage (qids {_qid_list(qids)}); give the passages as a list",
             stacklevel=3,
         )
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -229,6 +230,29 @@ def test_context_entries_that_are_not_strings_are_errors(context, message):
     frame["context"] = [["fine"], context]
     with pytest.raises(TypeError, match=rf"row 1: column 'context' \(qid '1'\): .*{message}"):
         pra.CONS2()(frame)
+
+
+def test_passage_records_are_read_by_their_text():
+    frame = _two_systems()
+    frame["context"] = [["Paris is the capital of France."], ["Paris is the capital of France."]]
+    records = frame.assign(context=[[{"docno": "d1", "text": "Paris is the capital of France."}]] * 2)
+    assert pra.CONS2()(records)["CONS2"].tolist() == pra.CONS2()(frame)["CONS2"].tolist()
+    assert pra.CONS2()(records)["context_a"].iloc[0] == ["Paris is the capital of France."]
+    with pytest.raises(TypeError, match="passage 0 must be a string, not dict"):
+        pra.CONS2()(frame.assign(context=[[{"docno": "d1"}]] * 2))
+
+
+def test_citation_axioms_warn_where_a_context_is_one_string_of_several_lines():
+    frame = pd.DataFrame({"qid": "1", "query": "capital of France", "docno": ["a", "b"],
+                          "response": ["Paris is the capital [1].", "It is Paris [0]."],
+                          "context": ["Paris is the capital.\nFrance is in Europe.", "One passage only."]})
+    with pytest.warns(UserWarning, match=r"CORR3 read a citation \[k\] as the k-th passage of the context, but 1 "
+                                         r"responses have their context as one string of several lines"):
+        pra.CORR3()(frame)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pra.CORR3()(frame.assign(context=[["Paris is the capital.", "France is in Europe."], ["One passage only."]]))
+        pra.CONS2()(frame)  # CONS2 reads the context as text: one string is fine
 
 
 def test_na_context_is_no_context():

@@ -48,6 +48,7 @@ class _CitedContextAxiom(AnalyzedFeatureAxiom):
     """Base of the axioms that read a response's citation markers against its own context."""
 
     needs_context = True
+    cites_passages = True
 
     #: The number that cites the first context passage (0, as in CrowdRAG-25 and the TREC 2024 RAG
     #: runs; 1 for responses that count from one).

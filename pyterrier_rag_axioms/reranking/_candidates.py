@@ -11,7 +11,7 @@ import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.aggregation import Combinator
-from pyterrier_rag_axioms.base import Axiom, context_readers
+from pyterrier_rag_axioms.base import Axiom, warn_about_contexts
 from pyterrier_rag_axioms.frames import (
     NAMES_ATTR,
     ResponseTable,
@@ -20,7 +20,6 @@ from pyterrier_rag_axioms.frames import (
     response_extras,
     response_frame,
     restore_names,
-    warn_missing_context,
     warn_single_responses,
 )
 
@@ -125,7 +124,7 @@ class Candidates:
             responses = responses.drop(columns=["context"])
         table = ResponseTable.from_responses(frame)
         if not isinstance(source, str):
-            warn_missing_context(table, reranker, context_readers(source))
+            warn_about_contexts(table, reranker, [source])
 
         def compare(a: np.ndarray, b: np.ndarray) -> np.ndarray:
             # ask in input order (as a preference frame lists the pair) and negate where swapped
