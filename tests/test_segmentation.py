@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from pyterrier_rag_axioms import CLAR2, COH1, COH2, CONS1, CONS2, CORR1, COV1, COV3
+from pyterrier_rag_axioms.tools.long_texts import split_text
 from pyterrier_rag_axioms.tools.segmentation import citation_spans, link_spans, markup_spans, segment_starts, segments
 from pyterrier_rag_axioms.tools.syllables import syllable_count
 from pyterrier_rag_axioms.tools.terms import term_extractor
@@ -198,3 +199,71 @@ def test_a_citation_marker_does_not_turn_a_pronoun_into_an_aspect(text):
     plain = analysis(text.replace(" [1]", "").replace(" [2]", "").replace(" [0,1]", ""))
     assert analysis(text).noun_chunks == plain.noun_chunks
     assert not {"this", "these", "those"} & set(analysis(text).noun_chunks)
+
+
+#: LLM-style text beyond plain prose: (text, sentences, words, aspects).
+FORMATTED = [
+    ("**Caffeine** is a stimulant found in coffee.",
+     ["**Caffeine** is a stimulant found in coffee."],
+     ["Caffeine", "is", "a", "stimulant", "found", "in", "coffee"], ("caffeine", "coffee")),
+    ("- **Caffeine:** a stimulant found in coffee.\n- **Theanine:** an amino acid in tea.",
+     ["**Caffeine:** a stimulant found in coffee.", "**Theanine:** an amino acid in tea."],
+     ["Caffeine", "a", "stimulant", "found", "in", "coffee", "Theanine", "an", "amino", "acid", "in", "tea"],
+     ("caffeine", "coffee", "theanine", "an amino acid", "tea")),
+    ("Caffeine is a _stimulant_ found in coffee.", ["Caffeine is a _stimulant_ found in coffee."],
+     ["Caffeine", "is", "a", "stimulant", "found", "in", "coffee"], ("caffeine", "a stimulant", "coffee")),
+    ("**Coffee is healthy.** It helps focus.", ["**Coffee is healthy.**", "It helps focus."],
+     ["Coffee", "is", "healthy", "It", "helps", "focus"], ("coffee",)),
+    ("It can damage the kidneys.[1, 2] Tea is fine.", ["It can damage the kidneys.[1, 2]", "Tea is fine."],
+     ["It", "can", "damage", "the", "kidneys", "Tea", "is", "fine"], ("the kidneys", "tea")),
+    ("It damages the kidneys[1; 4]. It is bad.", ["It damages the kidneys[1; 4].", "It is bad."],
+     ["It", "damages", "the", "kidneys", "It", "is", "bad"], ("the kidneys",)),
+    ("Coffee helps.[^1] Tea calms.[^2]", ["Coffee helps.[^1]", "Tea calms.[^2]"],
+     ["Coffee", "helps", "Tea", "calms"], ("coffee",)),
+    ("Coffee helps¹². Tea helps².", ["Coffee helps¹².", "Tea helps²."], ["Coffee", "helps", "Tea", "helps"],
+     ("coffee", "tea")),
+    ("Coffee helps<sup>1</sup>.", ["Coffee helps<sup>1</sup>."], ["Coffee", "helps"], ("coffee",)),
+    ("2. Add coffee\na. Grind the beans\nb. Weigh them", ["Add coffee", "Grind the beans", "Weigh them"],
+     ["Add", "coffee", "Grind", "the", "beans", "Weigh", "them"], None),
+    ("i. First point\nii. second point\niii. third point", ["First point", "second point", "third point"],
+     ["First", "point", "second", "point", "third", "point"], None),
+    ("A) Grind the beans\nB) Weigh them", ["Grind the beans", "Weigh them"],
+     ["Grind", "the", "beans", "Weigh", "them"], None),
+    ("### 1. Introduction\nCoffee is popular.", ["Introduction", "Coffee is popular."],
+     ["Introduction", "Coffee", "is", "popular"], ("introduction", "coffee")),
+    ("**1. Boil the water**\nUse fresh water.", ["Boil the water**", "Use fresh water."],
+     ["Boil", "the", "water", "Use", "fresh", "water"], ("the water", "fresh water")),
+    ("|Drug|Dose|\n|:--|--:|\n|Aspirin|100 mg|", ["|Drug|Dose|", "|Aspirin|100 mg|"],
+     ["Drug", "Dose", "Aspirin", "100", "mg"], ("drug", "dose", "aspirin", "mg")),
+    ("Here is an example:\n\n```bash\npip install numpy\npython -m pytest\n```\n\nThis installs numpy.",
+     ["Here is an example:", "This installs numpy."], ["Here", "is", "an", "example", "This", "installs", "numpy"],
+     ("an example",)),
+    ("Coffee is healthy.<br>It helps focus.", ["Coffee is healthy.<br>", "It helps focus."],
+     ["Coffee", "is", "healthy", "It", "helps", "focus"], ("coffee",)),
+    ("Coffee &amp; tea are drinks&nbsp;with caffeine.", ["Coffee &amp; tea are drinks&nbsp;with caffeine."],
+     ["Coffee", "tea", "are", "drinks", "with", "caffeine"], None),
+    ("Use snake_case names and 2*3 math.", ["Use snake_case names and 2*3 math."],
+     ["Use", "snake_case", "names", "and", "2", "3", "math"], None),
+]
+
+
+@pytest.mark.parametrize(("text", "sentences", "words", "aspects"), FORMATTED, ids=[case[0][:30] for case in FORMATTED])
+def test_emphasis_footnotes_lists_tables_code_and_html_are_read_as_layout(text, sentences, words, aspects):
+    read = analysis(text)
+    assert read.sentence_texts == sentences
+    assert [word.text for word in read.words] == words
+    if aspects is not None:
+        assert read.noun_chunks == aspects
+
+
+def test_footnotes_close_sentences_but_number_no_passage():
+    frame = pd.DataFrame({"qid": "1", "query": "q", "docno": ["a", "b"],
+                          "response": ["Coffee helps.[^1] Tea calms.", "Coffee helps.[1] Tea calms."]})
+    assert CORR1().values(frame)["CORR1_value"].tolist() == [0.0, 0.5]  # CORR1 counts [n] citations only
+
+
+def test_a_long_text_is_cut_at_a_line_break_and_after_the_markers_that_close_a_sentence():
+    listed = "\n".join(f"- Item number {i} is about coffee [1]" for i in range(700))
+    assert all(piece.endswith("\n") for piece in split_text(listed)[:-1])
+    prose = "Coffee improves alertness in most adults. [2] Tea calms. " * 400
+    assert all(piece.endswith("[2] ") or piece.endswith("calms. ") for piece in split_text(prose)[:-1])

@@ -3,7 +3,8 @@
 spaCy's memory grows with the length of the text it parses at once (about 3 GiB more for a
 1,000,000-character text with ``en_core_web_sm``), and it refuses texts over ``nlp.max_length``.
 A text longer than :data:`PIECE_LENGTH` characters is therefore cut into pieces, preferably after
-a paragraph break, else after the end of a sentence, else at whitespace; each piece is parsed on
+a paragraph break, else after a line break (a list item, a table row), else after the end of a
+sentence with the citation markers that close it, else at whitespace; each piece is parsed on
 its own by the whole pipeline, and the parsed pieces are joined into one ``Doc`` whose text is
 exactly the original text. A cut is always a sentence boundary.
 """
@@ -16,6 +17,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pyterrier_rag_axioms.tools.segmentation import MARKER_PATTERN
+
 if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Doc
@@ -23,10 +26,12 @@ if TYPE_CHECKING:
 #: Texts longer than this (in characters) are parsed in pieces of at most this length.
 PIECE_LENGTH = 20_000
 
-#: Where a piece may end, best first: after a paragraph break, a sentence end, any whitespace.
+#: Where a piece may end, best first: after a paragraph break, a line break, a sentence end (with
+#: the citation markers after it: ``... in 1889. [2]``), any whitespace.
 _CUTS = (
     re.compile(r"\n[ \t]*\n\s*"),
-    re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s+"),
+    re.compile(r"\n\s*"),
+    re.compile(rf"[.!?][\"'\u201d\u2019)\]*_]*(?:[ \t]*(?:{MARKER_PATTERN.pattern}))*\s+"),
     re.compile(r"\s+"),
 )
 

@@ -5,17 +5,24 @@ headings and short lines, with citation markers such as ``[2]`` or ``[0,1,2]`` b
 the full stop, or glued to a word (``kidneys[10].``). This module reads that layout from the
 raw text (regular expressions, no model) and puts it into a spaCy pipeline:
 
-- **Tokens.** :func:`adapt_tokenizer` makes every citation marker one token, also where it is
-  glued to a word or to the full stop before it (``kidneys[10].`` -> ``kidneys``, ``[10]``, ``.``).
+- **Tokens.** :func:`adapt_tokenizer` makes every citation marker and mark of a source one token,
+  also where it is glued to a word or to the full stop before it (``kidneys[10].`` -> ``kidneys``,
+  ``[10]``, ``.``; ``kidneys.[1, 2]``; ``helps.[^1]``; ``helps¹²``), and splits emphasis marks,
+  HTML tags, character entities and table pipes from words.
 - **Segments.** A segment is a line, a list item or a heading: :func:`segment_starts` gives the
-  character offset where each begins. A new segment starts at every non-blank line, except a
-  line that continues the one before: no blank line between, no list or heading marker, the
-  line before is no heading, and the line starts with a lower-case letter (a wrapped line).
+  character offset where each begins. A new segment starts at every non-blank line (``<br>`` and
+  ``</p>`` end a line too), except a line that continues the one before: no blank line between,
+  no list or heading marker, the line before is no heading, and the line starts with a
+  lower-case letter (a wrapped line). Each line of a fenced code block is a segment of its own.
 - **Markup.** :func:`markup_spans` gives the list markers (``-``, ``*``, ``+``, ``•``, ``1.``,
-  ``1)``, ``(1)``, ``a)``), heading marks (``#`` to ``######``) and quote marks (``>``) that open
-  a line. They are layout, not words.
-- **Citations.** :func:`citation_spans` gives the citation markers. A marker that follows the
+  ``1)``, ``(1)``, ``a)``, ``a.``, ``iv.``, also after ``**``), heading marks (``#`` to ``######``,
+  with a section number) and quote marks (``>``) that open a line, and the lines of fenced code.
+  They are layout, not words.
+- **Citations.** :func:`citation_spans` gives the citation markers, :func:`marker_spans` those and
+  the other marks of a source (``[^1]``, ``¹``, ``<sup>1</sup>``). A marker that follows the
   sentence's closing punctuation (``... in 1889. [2] It is tall.``) closes that sentence.
+- **Formatting.** :func:`format_spans` gives HTML tags, character entities and emphasis marks: no
+  words, and glued to a full stop they stay with its sentence.
 - **Links.** :func:`link_spans` gives web addresses, bare or as a Markdown link's target
   (``[text](https://...)``, whose text stays words). They are references, not words.
 
@@ -52,20 +59,55 @@ LINK_PATTERN = re.compile(
     r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b"
 )
 
+#: Other marks of a source: a Markdown footnote ``[^1]``, superscript numbers ``¹²`` or ``¹,²``, an
+#: HTML ``<sup>1</sup>``. Like citation markers they are no words and may close a sentence, but they
+#: do not number the context's passages (CORR1 to CORR3 read :data:`CITATION_PATTERN` only).
+_SUPERSCRIPT_DIGITS = "[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]"
+FOOTNOTE_PATTERN = re.compile(
+    rf"\[\^[^\]\s]{{1,20}}\]|{_SUPERSCRIPT_DIGITS}+(?:,{_SUPERSCRIPT_DIGITS}+)*|<sup>[^<>]{{1,20}}</sup>"
+)
+#: A citation marker or another mark of a source.
+MARKER_PATTERN = re.compile(f"{CITATION_PATTERN.pattern}|{FOOTNOTE_PATTERN.pattern}")
+
+#: Inline formatting that is no word: HTML tags (``<br>``, ``</p>``), character entities (``&amp;``)
+#: and Markdown emphasis (``**``, ``__``, ``*``, ``_``) at a word's edge.
+FORMAT_PATTERN = re.compile(
+    r"</?[A-Za-z][A-Za-z0-9]*\s*/?>|&(?:[A-Za-z]{2,8}|#\d{1,6});"
+    r"|(?<![\w*])[*_]{1,3}(?=[^\s*_])|(?<=[^\s*_])[*_]{1,3}(?![\w*])"
+)
+#: HTML that ends a line: ``<br>``, ``</p>``, ``</li>``, ``</div>``.
+_LINE_BREAK_TAG = r"<br\s*/?>|</(?:p|li|div)>"
+#: Emphasis marks as tokenizer affixes (``**Caffeine:**`` -> ``**``, ``Caffeine``, ``:``, ``**``).
+_EMPHASIS = r"\*{1,3}|_{1,3}"
+_HTML_TAG = r"</?[A-Za-z][A-Za-z0-9]*\s*/?>"
+_ENTITY = r"&(?:[A-Za-z]{2,8}|#\d{1,6});"
+
 #: Where a Markdown link's text ends and its address begins: ``[text](https://...)``.
 LINK_TARGET_OPENING = r"\]\("
 
-#: A list marker: a bullet, or a number or letter with ``.`` or ``)``; followed by a space.
-LIST_MARKER = r"(?:[-*+\u2022\u2023\u2043\u2219\u25aa\u25cf\u25e6]|\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-z]\))"
-#: A Markdown heading mark, followed by a space.
+_ROMAN = r"(?=[ivxIVX])(?:x{0,2}(?:ix|iv|v?i{0,3})|X{0,2}(?:IX|IV|V?I{0,3}))"
+#: A list marker: a bullet, or a number, letter or Roman numeral with ``.`` or ``)``; followed by a space.
+LIST_MARKER = (
+    r"(?:[-*+\u2022\u2023\u2043\u2219\u25aa\u25cf\u25e6]|\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-zA-Z]\)|[a-zA-Z]\."
+    rf"|{_ROMAN}[.)])"
+)
+#: A Markdown heading mark, perhaps with a section number (``### 1.``, ``## 2.3``), followed by a space.
 HEADING_MARKER = r"#{1,6}"
+_SECTION_NUMBER = r"(?:\d{1,3}(?:\.\d{1,3})*[.)]|\d{1,3}(?:\.\d{1,3})+)"
 
 _MARKUP = re.compile(
-    rf"^[ \t]*(?P<markup>(?:>[ \t]*)*(?:(?P<heading>{HEADING_MARKER})|{LIST_MARKER})?)(?=[ \t]|$)", re.MULTILINE
+    rf"^[ \t]*(?P<markup>(?:>[ \t]*)*(?:(?P<heading>{HEADING_MARKER})(?:[ \t]+{_SECTION_NUMBER})?"
+    rf"|(?:(?:\*\*|__)(?=\S))?{LIST_MARKER})?)(?=[ \t]|$)",
+    re.MULTILINE,
 )
-_LINE = re.compile(r"[^\n]*(?:\n|$)")
+#: A line: up to a line break, or up to and with an HTML tag that ends a line.
+_LINE = re.compile(rf"(?:[^\n<]|(?!{_LINE_BREAK_TAG})<)*(?:\n|{_LINE_BREAK_TAG}|$)")
+#: A fenced code block's fence: three or more backticks or tildes.
+_FENCE = re.compile(r"[ \t]*(?:```|~~~)")
 _CLOSING = frozenset(".!?\u2026")
-_CLOSING_QUOTES = frozenset("\"'\u201d\u2019)")
+#: What may follow closing punctuation and still belong to its sentence: closing quotes and
+#: brackets, and emphasis marks (``**Coffee is healthy.** It ...``).
+_CLOSING_QUOTES = frozenset({*"\"'\u201d\u2019)", "*", "**", "***", "_", "__", "___"})
 
 #: The name of the pipeline component that sets sentence starts from the segments.
 SEGMENTER = "rag_axioms_segmenter"
@@ -74,6 +116,16 @@ SEGMENTER = "rag_axioms_segmenter"
 def citation_spans(text: str) -> list[tuple[int, int]]:
     """The character spans ``[start, end)`` of the citation markers in ``text``."""
     return [match.span() for match in CITATION_PATTERN.finditer(text)]
+
+
+def marker_spans(text: str) -> list[tuple[int, int]]:
+    """The character spans of citation markers and other marks of a source (:data:`MARKER_PATTERN`)."""
+    return [match.span() for match in MARKER_PATTERN.finditer(text)]
+
+
+def format_spans(text: str) -> list[tuple[int, int]]:
+    """The character spans of HTML tags, character entities and emphasis marks (:data:`FORMAT_PATTERN`)."""
+    return [match.span() for match in FORMAT_PATTERN.finditer(text)]
 
 
 def link_spans(text: str) -> list[tuple[int, int]]:
@@ -92,8 +144,17 @@ def _layout(text: str) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
     markup: list[tuple[int, int]] = []
     previous_heading = False
     previous_blank = True
+    in_code = False
     for offset, line in _lines(text):
         if not line.strip():
+            previous_blank = True
+            continue
+        fence = _FENCE.match(line) is not None
+        if fence or in_code:  # a fenced code block: each line a segment of markup alone, no words
+            start = offset + len(line) - len(line.lstrip())
+            starts.append(start)
+            markup.append((start, offset + len(line.rstrip())))
+            in_code = in_code != fence
             previous_blank = True
             continue
         match = _MARKUP.match(line)
@@ -138,8 +199,13 @@ def _token_mask(doc: Doc, spans: list[tuple[int, int]]) -> np.ndarray:
 
 
 def citation_mask(doc: Doc) -> np.ndarray:
-    """Whether each token of ``doc`` is (part of) a citation marker."""
-    return _token_mask(doc, citation_spans(doc.text))
+    """Whether each token of ``doc`` is (part of) a citation marker or another mark of a source."""
+    return _token_mask(doc, marker_spans(doc.text))
+
+
+def format_mask(doc: Doc) -> np.ndarray:
+    """Whether each token of ``doc`` is (part of) an HTML tag, a character entity or an emphasis mark."""
+    return _token_mask(doc, format_spans(doc.text))
 
 
 def link_mask(doc: Doc) -> np.ndarray:
@@ -163,6 +229,7 @@ def segment_doc(doc: Doc) -> Doc:
         return doc
     markup = markup_mask(doc)
     citation = citation_mask(doc)
+    formatting = format_mask(doc)
     segment_firsts = set()
     for offset in segment_starts(doc.text):
         first = _first_token_at(doc, offset)
@@ -201,6 +268,10 @@ def segment_doc(doc: Doc) -> Doc:
     for index in range(1, len(doc)):  # within a segment, a sentence starts only after closing punctuation
         if index in segment_firsts or doc[index].is_sent_start or doc[index].is_space:
             continue
+        glued = doc[index - 1].text[-1:] in _CLOSING and not doc[index - 1].whitespace_
+        if glued and (doc[index].text in _CLOSING_QUOTES or formatting[index]):  # "healthy.**", "healthy.<br>"
+            doc[index].is_sent_start = False
+            continue
         before = index - 1
         while before > 0 and (doc[before].is_space or doc[before].text in _CLOSING_QUOTES):
             before -= 1
@@ -210,19 +281,26 @@ def segment_doc(doc: Doc) -> Doc:
 
 
 def adapt_tokenizer(nlp: Language) -> None:
-    """Make every citation marker one token of ``nlp``'s tokenizer, also where it is glued to a word,
-    and split a Markdown link's text from its address (``scattering](https://...`` -> ``scattering``,
-    ``](``, ``https://...``)."""
+    """Make every citation marker and mark of a source one token of ``nlp``'s tokenizer, also where
+    it is glued to a word (``kidneys[1, 2].``, ``helps.[^1]``, ``helps¹²``); split off emphasis
+    marks, HTML tags, character entities and table pipes (``**Caffeine:**``, ``one<br>two``,
+    ``|Drug|Dose|``); and split a Markdown link's text from its address (``scattering](https://...``
+    -> ``scattering``, ``](``, ``https://...``)."""
     from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
 
-    pattern = CITATION_PATTERN.pattern
-    prefixes = list(nlp.Defaults.prefixes or ())
-    suffixes = list(nlp.Defaults.suffixes or ())
-    infixes = list(nlp.Defaults.infixes or ())
-    if pattern not in prefixes:
-        nlp.tokenizer.prefix_search = compile_prefix_regex([pattern, *prefixes]).search
-        nlp.tokenizer.suffix_search = compile_suffix_regex([pattern, *suffixes]).search
-        nlp.tokenizer.infix_finditer = compile_infix_regex([LINK_TARGET_OPENING, *infixes]).finditer
+    # spaCy anchors each affix with ^ or $ as it stands: alternatives need a group of their own
+    affixes = [f"(?:{affix})" for affix in (CITATION_PATTERN.pattern, FOOTNOTE_PATTERN.pattern, _HTML_TAG, _ENTITY,
+                                            _EMPHASIS, r"\|")]
+    # a mark glued to a word (and to its full stop) where a space splits it: "kidneys.[1, 2]",
+    # "helps.<br>It", "one|two"; infixes are not split again, so the full stop is an infix too
+    mark = rf"\[(?=\s*\d)|\[(?=\^)|<(?=/?[A-Za-z])|{_SUPERSCRIPT_DIGITS}"
+    glued = [LINK_TARGET_OPENING, rf"(?<=\w)[.!?](?={mark})", r"\[(?=\s*\d)", r"\[(?=\^)", _HTML_TAG, _ENTITY,
+             r"\|"]
+    prefixes = [*affixes, *(nlp.Defaults.prefixes or ())]
+    if nlp.tokenizer.prefix_search.__self__.pattern != compile_prefix_regex(prefixes).pattern:
+        nlp.tokenizer.prefix_search = compile_prefix_regex(prefixes).search
+        nlp.tokenizer.suffix_search = compile_suffix_regex([*affixes, *(nlp.Defaults.suffixes or ())]).search
+        nlp.tokenizer.infix_finditer = compile_infix_regex([*glued, *(nlp.Defaults.infixes or ())]).finditer
 
 
 def add_segmentation(nlp: Language) -> Language:

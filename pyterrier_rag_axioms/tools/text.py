@@ -52,6 +52,7 @@ from pyterrier_rag_axioms.tools.long_texts import PIECE_LENGTH, parse_in_pieces
 from pyterrier_rag_axioms.tools.segmentation import (
     CITATION_PATTERN,
     citation_mask,
+    format_mask,
     link_mask,
     markup_mask,
 )
@@ -143,7 +144,8 @@ class TextAnalysis:
 
     @cached_property
     def citations(self) -> np.ndarray:
-        """Whether each token is (part of) a citation marker such as ``[2]`` or ``[0,1,2]``."""
+        """Whether each token is (part of) a citation marker such as ``[2]`` or ``[0,1,2]``, or
+        another mark of a source (``[^1]``, ``¹``, ``<sup>1</sup>``)."""
         return citation_mask(self.syntax)
 
     @cached_property
@@ -153,6 +155,12 @@ class TextAnalysis:
         return link_mask(self.syntax)
 
     @cached_property
+    def formatting(self) -> np.ndarray:
+        """Whether each token is (part of) an HTML tag (``<br>``), a character entity (``&amp;``) or a
+        Markdown emphasis mark (``**``)."""
+        return format_mask(self.syntax)
+
+    @cached_property
     def markup(self) -> np.ndarray:
         """Whether each token is (part of) a list, heading or quote marker that opens a line."""
         return markup_mask(self.syntax)
@@ -160,9 +168,10 @@ class TextAnalysis:
     @cached_property
     def is_word(self) -> np.ndarray:
         """Whether each token is a word: it has a letter or digit and is neither punctuation, a
-        citation marker, a web or email address nor a list, heading or quote marker (so Markdown's ``|``,
-        ``**`` or ``→`` are no words)."""
-        return word_mask(self.syntax, self.citations, self.markup) & ~self.links
+        citation marker or other mark of a source (``[^1]``, ``¹``), a web or email address, an HTML
+        tag or entity, nor a list, heading or quote marker (so Markdown's ``|``, ``**`` or ``→`` are
+        no words)."""
+        return word_mask(self.syntax, self.citations, self.markup) & ~self.links & ~self.formatting
 
     @cached_property
     def sentences(self) -> list[Span]:
@@ -212,12 +221,22 @@ class TextAnalysis:
 
     def _aspect_text(self, span: Span) -> str:
         """A span's text without citation and line markers, lower-cased, whitespace collapsed."""
-        return aspect_text(span, self.is_word, self.citations)
+        return aspect_text(span, self.is_word, self.citations | self.formatting)
 
     @cached_property
     def noun_chunk_spans(self) -> tuple[Span, ...]:
-        """spaCy's noun chunks that hold at least one word."""
-        return tuple(chunk for chunk in self.syntax.noun_chunks if self.is_word[chunk.start : chunk.end].any())
+        """spaCy's noun chunks that hold at least one word, cut at table pipes (``| Drug | Dose |``
+        gives ``Drug`` and ``Dose``, not one chunk across the cells)."""
+        doc = self.syntax
+        parts = []
+        for chunk in doc.noun_chunks:
+            start = chunk.start
+            for token in chunk:
+                if token.text == "|":
+                    parts.append(doc[start : token.i])
+                    start = token.i + 1
+            parts.append(doc[start : chunk.end])
+        return tuple(part for part in parts if len(part) and self.is_word[part.start : part.end].any())
 
     def noun_chunk_texts(self, *, pronouns: bool = False) -> tuple[str, ...]:
         """Distinct noun chunks without citation and line markers, lower-cased, in order of first

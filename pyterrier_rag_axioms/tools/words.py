@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pyterrier_rag_axioms.tools.aspects import normalize_aspect
-from pyterrier_rag_axioms.tools.segmentation import CITATION_PATTERN
+from pyterrier_rag_axioms.tools.segmentation import MARKER_PATTERN
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
 
-#: A text of citation markers alone (with the punctuation and space around them).
-CITATIONS_ONLY = re.compile(rf"(?:\s*{CITATION_PATTERN.pattern}\s*[.,;:!?]?)+\s*")
+#: A text of citation markers (or other marks of a source) alone, with the punctuation and space around them.
+CITATIONS_ONLY = re.compile(rf"(?:\s*(?:{MARKER_PATTERN.pattern})\s*[.,;:!?]?)+\s*")
 
 
 def word_mask(doc: Doc, citations: np.ndarray, markup: np.ndarray) -> np.ndarray:
