@@ -101,8 +101,9 @@ def _check_ids(frame: pd.DataFrame, columns: Sequence[str], transformer: object)
             raise FrameError(f"{column} {what}", row=frame.index[position], transformer=transformer)
 
 
-def _check_text_column(frame: pd.DataFrame, column: str, transformer: object) -> None:
-    """Raise a ``TypeError`` naming transformer, column and row when a cell is not a string."""
+def _check_text_column(frame: pd.DataFrame, column: str, transformer: object, *, shown_as: str | None = None) -> None:
+    """Raise a ``TypeError`` naming transformer, column (as the caller named it: ``shown_as``) and
+    row when a cell is not a string."""
     values = frame[column]
     if isinstance(values.dtype, pd.StringDtype):  # text by its type: only missing values are no text
         is_text = values.notna().to_numpy(dtype=bool)
@@ -115,14 +116,17 @@ def _check_text_column(frame: pd.DataFrame, column: str, transformer: object) ->
         missing = value is None or (isinstance(value, float) and np.isnan(value))
         found = "a missing value (None or NaN)" if missing else f"{type(value).__name__} {shown(value)}"
         raise FrameTypeError(
-            f"column {column!r} must hold text, not {found} (qid {row['qid']!r})",
+            f"column {shown_as or column!r} must hold text, not {found} (qid {row['qid']!r})",
             row=frame.index[position],
             transformer=transformer,
         )
 
 
-def _normalized_contexts(frame: pd.DataFrame, column: str, transformer: object) -> list[Context]:
-    """The normalised context of each row (see :func:`normalize_context`); errors name column and row."""
+def _normalized_contexts(
+    frame: pd.DataFrame, column: str, transformer: object, *, shown_as: str | None = None
+) -> list[Context]:
+    """The normalised context of each row (see :func:`normalize_context`); errors name the column
+    (as the caller named it: ``shown_as``) and row."""
     normalized: dict[int, Context] = {}  # rows of one query often share one context object
     result = []
     for position, value in enumerate(frame[column]):
@@ -132,7 +136,7 @@ def _normalized_contexts(frame: pd.DataFrame, column: str, transformer: object) 
                 normalized[key] = normalize_context(value)
             except TypeError as error:
                 raise FrameTypeError(
-                    f"column {column!r} (qid {frame['qid'].iloc[position]!r}): {error}",
+                    f"column {shown_as or column!r} (qid {frame['qid'].iloc[position]!r}): {error}",
                     row=frame.index[position],
                     transformer=transformer,
                 ) from None

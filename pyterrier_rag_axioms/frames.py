@@ -163,6 +163,26 @@ def _aliased_columns(columns: Sequence[str]) -> dict[str, str]:
 
 
 
+def _validated_mode(
+    inp: pd.DataFrame, renames: dict[str, str], transformer: object, modes: dict[str, list[str]]
+) -> str:
+    """The first of ``modes`` (name: required columns, in this package's names) that the frame's
+    columns, pyterrier-rag's names mapped to ours, satisfy. Where none does, pt.validate's error
+    lists the caller's own columns, and pyterrier-rag's names as one more mode."""
+    columns = [renames.get(column, column) for column in inp.columns]
+    try:
+        with pt.validate.any(columns, context=transformer) as validation:
+            for mode, includes in modes.items():
+                validation.columns(includes=includes, mode=mode)
+        return validation.mode
+    except pt.validate.InputValidationError:
+        with pt.validate.any(list(inp.columns), context=transformer) as named:  # raises, naming their columns
+            for mode, includes in modes.items():
+                named.columns(includes=includes, mode=mode)
+            named.columns(includes=["qid", "query_0", "qanswer"], mode="pyterrier-rag answers")
+        return named.mode
+
+
 def _context_cells(contexts: Sequence[Context]) -> pd.Series:
     """Normalised contexts as the cells of a frame column: a list of passages, or ``None``."""
     cells: dict[int, list[str] | None] = {}
@@ -187,10 +207,10 @@ def response_frame(inp: pd.DataFrame, transformer: object = None) -> pd.DataFram
             ``qid``, or the rows of a ``qid`` give different query texts.
     """
     renames = _aliased_columns(list(inp.columns))
-    columns = [renames.get(column, column) for column in inp.columns]
-    pt.validate.columns(columns, includes=["qid", "query", "response"], context=transformer)
+    _validated_mode(inp, renames, transformer, {"responses": ["qid", "query", "response"]})
     frame = inp.rename(columns=renames)  # rename returns a new frame
     frame.attrs[NAMES_ATTR] = renames
+    theirs = {ours: alias for alias, ours in renames.items()}  # errors name the caller's columns
     _check_ids(frame, ["qid", "docno"] if "docno" in frame.columns else ["qid"], transformer)
     frame["qid"] = frame["qid"].astype(str)
     if "docno" not in frame.columns:
@@ -198,9 +218,9 @@ def response_frame(inp: pd.DataFrame, transformer: object = None) -> pd.DataFram
     frame["docno"] = frame["docno"].astype(str)
     if "context" not in frame.columns:
         frame["context"] = None
-    _check_text_column(frame, "query", transformer)
-    _check_text_column(frame, "response", transformer)
-    _normalized_contexts(frame, "context", transformer)
+    _check_text_column(frame, "query", transformer, shown_as=theirs.get("query"))
+    _check_text_column(frame, "response", transformer, shown_as=theirs.get("response"))
+    _normalized_contexts(frame, "context", transformer, shown_as=theirs.get("context"))
     _check_one_query_per_qid(frame, transformer)
     duplicated = frame.duplicated(["qid", "docno"])
     if duplicated.any():
@@ -280,13 +300,11 @@ def preference_frame(inp: pd.DataFrame, transformer: object = None) -> pd.DataFr
             ``context_b``.
     """
     renames = _aliased_columns(list(inp.columns))
-    columns = [renames.get(column, column) for column in inp.columns]
-    with pt.validate.any(columns, context=transformer) as validation:
-        validation.columns(includes=["qid", "query", "response"], mode="responses")
-        validation.columns(
-            includes=["qid", "query", "docno_a", "docno_b", "response_a", "response_b"], mode="preferences"
-        )
-    if validation.mode == "responses":
+    mode = _validated_mode(inp, renames, transformer, {
+        "responses": ["qid", "query", "response"],
+        "preferences": ["qid", "query", "docno_a", "docno_b", "response_a", "response_b"],
+    })
+    if mode == "responses":
         responses = response_frame(inp, transformer)
         warn_single_responses(responses, transformer)
         return pairs_from_responses(responses)

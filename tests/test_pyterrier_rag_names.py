@@ -121,3 +121,18 @@ def test_feature_values_keep_the_names(answers):
     values = CORR1().values(answers)
     assert RAG_COLUMNS <= set(values.columns) and "CORR1_value" in values.columns
     assert not {"response", "context", "query"} & set(values.columns)
+
+
+def test_errors_name_the_callers_own_columns(answers):
+    import pyterrier as pt
+
+    with pytest.raises(TypeError, match=r"row 1: column 'qanswer' must hold text, not a missing value"):
+        COV1()(answers.assign(qanswer=[answers["qanswer"][0], None, *answers["qanswer"][2:]]))
+    with pytest.raises(TypeError, match=r"row 0: column 'qcontext' \(qid 'q1'\): context passage 0 must be a string"):
+        CONS2()(answers.assign(qcontext=[[1]] * 5))
+    renamed = answers.rename(columns={"qanswer": "answer"})
+    for transformer in (COV1(), KwikSort(COV1())):
+        with pytest.raises(pt.validate.InputValidationError) as raised:
+            transformer(renamed)
+        assert "'query_0', 'prompt', 'answer', 'qcontext'" in str(raised.value)  # not our renamed columns
+        assert ["qanswer"] in [mode.missing_columns for mode in raised.value.modes]
