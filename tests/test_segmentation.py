@@ -267,3 +267,11 @@ def test_a_long_text_is_cut_at_a_line_break_and_after_the_markers_that_close_a_s
     assert all(piece.endswith("\n") for piece in split_text(listed)[:-1])
     prose = "Coffee improves alertness in most adults. [2] Tea calms. " * 400
     assert all(piece.endswith("[2] ") or piece.endswith("calms. ") for piece in split_text(prose)[:-1])
+
+
+def test_plural_nouns_that_the_lemmatizer_gets_wrong_have_their_own_lemma():
+    read = analysis("High doses of caffeine have many uses and dull the senses; taxes on coffee rise.")
+    assert {"dose", "use", "sense", "tax"} <= set(read.terms)
+    assert not {"dos", "us", "sens", "taxis"} & set(read.terms)
+    profile = term_extractor().profiles(["High doses of caffeine."])[0]
+    assert "dose" in profile.terms

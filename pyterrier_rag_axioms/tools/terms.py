@@ -27,6 +27,7 @@ import numpy as np
 from pyterrier_rag_axioms.tools._shared import SharedTool
 from pyterrier_rag_axioms.tools.cache import derived_key
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
+from pyterrier_rag_axioms.tools.words import lemma
 
 if TYPE_CHECKING:
     import snowballstemmer
@@ -141,7 +142,7 @@ class TermExtractor(SharedTool):
     def _term(self, token: Token) -> str:
         if self.stemmer == "porter":
             return _porter().stemWord(token.lower_)
-        return token.lemma_.lower().strip()
+        return lemma(token).strip()
 
     def value_key(self) -> str:
         """The name under which each text keeps its profile's values (:meth:`TextAnalysis.derived`),

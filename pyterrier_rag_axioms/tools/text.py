@@ -64,7 +64,7 @@ from pyterrier_rag_axioms.tools.spacy_model import (
     load_spacy_model,
     spacy_model_identity,
 )
-from pyterrier_rag_axioms.tools.words import aspect_text, sentence_spans, word_mask
+from pyterrier_rag_axioms.tools.words import aspect_text, lemma, sentence_spans, word_mask
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -214,7 +214,7 @@ class TextAnalysis:
     def terms(self) -> list[str]:
         """Lower-cased lemmas of the words that are no stop words, in text order."""
         return [
-            token.lemma_.lower()
+            lemma(token)
             for token in self.doc
             if self.is_word[token.i] and not token.is_stop and token.lemma_.strip()
         ]

@@ -17,10 +17,22 @@ from pyterrier_rag_axioms.tools.aspects import normalize_aspect
 from pyterrier_rag_axioms.tools.segmentation import MARKER_PATTERN
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Span
+    from spacy.tokens import Doc, Span, Token
 
 #: A text of citation markers (or other marks of a source) alone, with the punctuation and space around them.
 CITATIONS_ONLY = re.compile(rf"(?:\s*(?:{MARKER_PATTERN.pattern})\s*[.,;:!?]?)+\s*")
+
+
+#: Plural nouns that spaCy's rule lemmatizer (en_core_web_sm 3.8) reduces to another word
+#: ("doses" -> "dos", "uses" -> "us"), with their lemma.
+PLURAL_LEMMAS: dict[str, str] = {"doses": "dose", "uses": "use", "senses": "sense", "taxes": "tax"}
+
+
+def lemma(token: Token) -> str:
+    """A token's lower-cased lemma, with the plural nouns of :data:`PLURAL_LEMMAS` set right."""
+    if token.pos_ in ("NOUN", "PROPN") and token.lower_ in PLURAL_LEMMAS:
+        return PLURAL_LEMMAS[token.lower_]
+    return token.lemma_.lower()
 
 
 def word_mask(doc: Doc, citations: np.ndarray, markup: np.ndarray) -> np.ndarray:
