@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pyterrier_rag_axioms import CLAR2, COH1, COH2, CONS1, CONS2, CORR1, COV1, COV3
+from pyterrier_rag_axioms import CLAR2, COH1, COH2, CONS1, CONS2, CORR1, CORR4, COV1, COV3
 from pyterrier_rag_axioms.tools.long_texts import split_text
 from pyterrier_rag_axioms.tools.segmentation import citation_spans, link_spans, markup_spans, segment_starts, segments
 from pyterrier_rag_axioms.tools.syllables import syllable_count
@@ -223,6 +223,13 @@ FORMATTED = [
     ("Coffee helps¹². Tea helps².", ["Coffee helps¹².", "Tea helps²."], ["Coffee", "helps", "Tea", "helps"],
      ("coffee", "tea")),
     ("Coffee helps<sup>1</sup>.", ["Coffee helps<sup>1</sup>."], ["Coffee", "helps"], ("coffee",)),
+    ("Coffee helps¹. Tea is good.", ["Coffee helps¹.", "Tea is good."], ["Coffee", "helps", "Tea", "is", "good"],
+     None),
+    ("Coffee helps focus【4:0†source】. Tea calms [2†source].", ["Coffee helps focus【4:0†source】.",
+                                                              "Tea calms [2†source]."],
+     ["Coffee", "helps", "focus", "Tea", "calms"], None),
+    ("Coffee helps.[Source 1] Tea calms [doc2].", ["Coffee helps.[Source 1]", "Tea calms [doc2]."],
+     ["Coffee", "helps", "Tea", "calms"], None),
     ("2. Add coffee\na. Grind the beans\nb. Weigh them", ["Add coffee", "Grind the beans", "Weigh them"],
      ["Add", "coffee", "Grind", "the", "beans", "Weigh", "them"], None),
     ("i. First point\nii. second point\niii. third point", ["First point", "second point", "third point"],
@@ -260,6 +267,7 @@ def test_footnotes_close_sentences_but_number_no_passage():
     frame = pd.DataFrame({"qid": "1", "query": "q", "docno": ["a", "b"],
                           "response": ["Coffee helps.[^1] Tea calms.", "Coffee helps.[1] Tea calms."]})
     assert CORR1().values(frame)["CORR1_value"].tolist() == [0.0, 0.5]  # CORR1 counts [n] citations only
+    assert CORR4().values(frame)["CORR4_value"].tolist() == [0.5, 0.5]  # CORR4 counts every form
 
 
 def test_a_long_text_is_cut_at_a_line_break_and_after_the_markers_that_close_a_sentence():

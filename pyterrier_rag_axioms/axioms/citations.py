@@ -16,20 +16,18 @@ from pyterrier_rag_axioms.axioms._analyzed import AnalyzedFeatureAxiom, TextFeat
 from pyterrier_rag_axioms.base import parameter, parameters
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.lexical import cited_numbers, content_words
-from pyterrier_rag_axioms.tools.text import CITATION_PATTERN, TextAnalysis
+from pyterrier_rag_axioms.tools.segmentation import MARKER_PATTERN
+from pyterrier_rag_axioms.tools.text import TextAnalysis
 
 #: References in formats other than ``[1]``: URLs, ``(Source: ...)``, ``[Source 1]``/``[Doc 2]``,
 #: markdown footnotes ``[^1]``, superscript numbers, and author-year citations ``(Smith, 2020)``.
 REFERENCE_PATTERN = re.compile(
     "|".join(
         [
-            CITATION_PATTERN.pattern,
+            MARKER_PATTERN.pattern,  # [1], and footnotes, superscripts, [Source 1], 【1†source】
             r"https?://\S+",
             r"\bwww\.[\w-]+\.\S+",
             r"\((?:source|sources|ref|reference|see)s?\s*:[^)]*\)",
-            r"\[(?:source|doc|document|passage|ref|reference)s?\s*\d+[^\]]*\]",
-            r"\[\^\d+\]",
-            r"[\u00b9\u00b2\u00b3\u2070-\u2079]+",
             r"\([A-Z][A-Za-z'\-]+(?: et al\.?| and [A-Z][A-Za-z'\-]+)?,? (?:19|20)\d\d[a-z]?\)",
         ]
     ),

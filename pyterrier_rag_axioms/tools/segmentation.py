@@ -60,11 +60,15 @@ LINK_PATTERN = re.compile(
 )
 
 #: Other marks of a source: a Markdown footnote ``[^1]``, superscript numbers ``¹²`` or ``¹,²``, an
-#: HTML ``<sup>1</sup>``. Like citation markers they are no words and may close a sentence, but they
-#: do not number the context's passages (CORR1 to CORR3 read :data:`CITATION_PATTERN` only).
+#: HTML ``<sup>1</sup>``, a labelled reference ``[Source 1]`` / ``[doc2]``, and the marks of chat
+#: assistants ``【4:0†source】`` and ``[1†source]``. Like citation markers they are no words and may
+#: close a sentence, but they do not number the context's passages (CORR1 to CORR3 read
+#: :data:`CITATION_PATTERN` only; CORR4 counts both).
 _SUPERSCRIPT_DIGITS = "[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]"
 FOOTNOTE_PATTERN = re.compile(
     rf"\[\^[^\]\s]{{1,20}}\]|{_SUPERSCRIPT_DIGITS}+(?:,{_SUPERSCRIPT_DIGITS}+)*|<sup>[^<>]{{1,20}}</sup>"
+    r"|(?i:\[(?:source|doc|document|passage|ref|reference)s?\s*\d+[^\]\n]{0,30}\])"
+    r"|\u3010[^\u3010\u3011\n]{1,40}\u3011|\[\d+(?::\d+)?\u2020[^\]\n]{0,30}\]"
 )
 #: A citation marker or another mark of a source.
 MARKER_PATTERN = re.compile(f"{CITATION_PATTERN.pattern}|{FOOTNOTE_PATTERN.pattern}")
@@ -293,13 +297,15 @@ def adapt_tokenizer(nlp: Language) -> None:
                                             _EMPHASIS, r"\|")]
     # a mark glued to a word (and to its full stop) where a space splits it: "kidneys.[1, 2]",
     # "helps.<br>It", "one|two"; infixes are not split again, so the full stop is an infix too
-    mark = rf"\[(?=\s*\d)|\[(?=\^)|<(?=/?[A-Za-z])|{_SUPERSCRIPT_DIGITS}"
-    glued = [LINK_TARGET_OPENING, rf"(?<=\w)[.!?](?={mark})", r"\[(?=\s*\d)", r"\[(?=\^)", _HTML_TAG, _ENTITY,
-             r"\|"]
+    bracket = r"\[(?=\s*\d|\^|(?i:source|doc|document|passage|ref|reference)s?(?:\s|\d|$))"
+    mark = rf"{bracket}|<(?=/?[A-Za-z])|{_SUPERSCRIPT_DIGITS}|\u3010"
+    glued = [LINK_TARGET_OPENING, rf"(?<=\w)[.!?](?={mark})", bracket, "\u3010", _HTML_TAG, _ENTITY, r"\|"]
     prefixes = [*affixes, *(nlp.Defaults.prefixes or ())]
     if nlp.tokenizer.prefix_search.__self__.pattern != compile_prefix_regex(prefixes).pattern:
         nlp.tokenizer.prefix_search = compile_prefix_regex(prefixes).search
-        nlp.tokenizer.suffix_search = compile_suffix_regex([*affixes, *(nlp.Defaults.suffixes or ())]).search
+        after_mark = rf"(?<={_SUPERSCRIPT_DIGITS})[.,;:!?]"  # "helps¹." -> "helps", "¹", "."
+        suffixes = [*affixes, after_mark, *(nlp.Defaults.suffixes or ())]
+        nlp.tokenizer.suffix_search = compile_suffix_regex(suffixes).search
         nlp.tokenizer.infix_finditer = compile_infix_regex([*glued, *(nlp.Defaults.infixes or ())]).finditer
 
 
