@@ -408,7 +408,7 @@ class BestOfN(QueryParallel, pt.Transformer):
         renames = {answer: "qanswer", "context": "qcontext"}
         frame = ranking.rename(columns={k: v for k, v in renames.items() if v not in ranking.columns})
         if len(frame) == 0:
-            return frame.drop(columns=["rank", "score"], errors="ignore").reset_index(drop=True)
+            return self._ordered(frame.drop(columns=["rank", "score"], errors="ignore").reset_index(drop=True))
         values = pd.to_numeric(frame[order_column], errors="coerce")
         if values.isna().any():
             raise TypeError(f"{self}: column {order_column!r} must hold numbers")
@@ -421,7 +421,11 @@ class BestOfN(QueryParallel, pt.Transformer):
             .sort_values("position")["position"]
             .to_numpy()
         )
-        best = frame.iloc[chosen].drop(columns=["rank", "score"], errors="ignore").reset_index(drop=True)
+        return self._ordered(frame.iloc[chosen].drop(columns=["rank", "score"], errors="ignore").reset_index(drop=True))
+
+    @staticmethod
+    def _ordered(best: pd.DataFrame) -> pd.DataFrame:
+        """The columns in one order, empty or not: ids, query, answer and context first, then the rest."""
         first = ["qid", "query", "query_0", "docno", "qanswer", "qcontext"]
         return best[[*(c for c in first if c in best.columns), *(c for c in best.columns if c not in first)]]
 

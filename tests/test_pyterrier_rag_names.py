@@ -136,3 +136,15 @@ def test_errors_name_the_callers_own_columns(answers):
             transformer(renamed)
         assert "'query_0', 'prompt', 'answer', 'qcontext'" in str(raised.value)  # not our renamed columns
         assert ["qanswer"] in [mode.missing_columns for mode in raised.value.modes]
+
+
+def test_best_of_n_gives_its_columns_in_one_order_empty_or_not(answers):
+    import pyterrier as pt
+
+    ranking = KwikSort(COV1())(answers)
+    ranking = ranking[[c for c in ranking.columns if c != "qcontext"] + ["qcontext"]]  # prompt before qcontext
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        chosen = BestOfN()(ranking)
+    assert pt.inspect.transformer_outputs(BestOfN(), list(ranking.columns)) == list(chosen.columns)
+    assert list(chosen.columns[:5]) == ["qid", "query_0", "docno", "qanswer", "qcontext"]
