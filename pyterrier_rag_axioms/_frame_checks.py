@@ -55,6 +55,14 @@ def shown(value: object, width: int = 60) -> str:
     return text if len(text) <= width else f"{text[: width - 4]}...{text[-1]}"
 
 
+def passage_text(passage: object) -> object:
+    """A passage as given: a string, or the ``text`` of a record (pyterrier-rag's ``{"docno": ...,
+    "text": ...}``); anything else (a record without a ``text`` string, a number) as it is."""
+    if isinstance(passage, Mapping) and isinstance(passage.get("text"), str):
+        return passage["text"]
+    return passage
+
+
 def normalize_context(value: object) -> Context:
     """A context cell as a tuple of passage strings, or ``None`` when there is no context.
 
@@ -73,9 +81,8 @@ def normalize_context(value: object) -> Context:
         return (value,) if value.strip() else None
     if isinstance(value, (list, tuple, np.ndarray, pd.Series)):
         passages = []
-        for position, passage in enumerate(value):
-            if isinstance(passage, Mapping) and isinstance(passage.get("text"), str):
-                passage = passage["text"]
+        for position, given in enumerate(value):
+            passage = passage_text(given)
             if not isinstance(passage, str):
                 raise TypeError(
                     f"context passage {position} must be a string, not {type(passage).__name__} {shown(passage)}"

@@ -12,8 +12,8 @@ class QueryPoolParallelTransformer(PoolParallelTransformer):
     """pyterrier-alpha's pool, fed whole queries: the same rows and values as a serial run."""
 
     def transform(self, topics_and_res: pd.DataFrame) -> pd.DataFrame:
-        if len(topics_and_res) == 0 or "qid" not in topics_and_res.columns:
-            return self.parent(topics_and_res)
+        if len(topics_and_res) == 0 or "qid" not in topics_and_res.columns or topics_and_res["qid"].isna().any():
+            return self.parent(topics_and_res)  # nothing to split, or an error the transformer reports itself
         splits = split_by_query(topics_and_res, self.n_jobs)
         if self.backend == "ray":
             return self._transform_ray(splits)
@@ -21,3 +21,5 @@ class QueryPoolParallelTransformer(PoolParallelTransformer):
 
     def __repr__(self) -> str:
         return f"{self.parent!r}.parallel({self.n_jobs}, backend={self.backend!r})"
+
+    __str__ = __repr__

@@ -114,8 +114,8 @@ def warn_joined_context(table: ResponseTable, transformer: object, names: Sequen
         qids = list(dict.fromkeys(table.responses["qid"].to_numpy()[joined].tolist()))
         warnings.warn(
             f"{transformer}: {', '.join(names)} read a citation [k] as the k-th passage of the context, but "
-            f"{int(joined.sum())} responses have their context as one string of several lines, which is one "
-            f"passage (qids {_qid_list(qids)}); give the passages as a list",
+            f"{int(joined.sum())} responses have a context of one passage of several lines, likely several "
+            f"passages joined (qids {_qid_list(qids)}); a string is one passage: give the passages as a list",
             stacklevel=3,
         )
 
@@ -168,19 +168,20 @@ def _validated_mode(
 ) -> str:
     """The first of ``modes`` (name: required columns, in this package's names) that the frame's
     columns, pyterrier-rag's names mapped to ours, satisfy. Where none does, pt.validate's error
-    lists the caller's own columns, and pyterrier-rag's names as one more mode."""
+    (its modes: what each one misses) names the caller's own columns and the names that stand in."""
     columns = [renames.get(column, column) for column in inp.columns]
     try:
         with pt.validate.any(columns, context=transformer) as validation:
             for mode, includes in modes.items():
                 validation.columns(includes=includes, mode=mode)
-        return validation.mode
-    except pt.validate.InputValidationError:
-        with pt.validate.any(list(inp.columns), context=transformer) as named:  # raises, naming their columns
-            for mode, includes in modes.items():
-                named.columns(includes=includes, mode=mode)
-            named.columns(includes=["qid", "query_0", "qanswer"], mode="pyterrier-rag answers")
-        return named.mode
+    except pt.validate.InputValidationError as error:
+        stand_in = ", ".join(f"{alias!r} for {ours!r}" for ours, alias in RESPONSE_ALIASES.items())
+        raise pt.validate.InputValidationError(
+            f"DataFrame(columns={list(inp.columns)}) in transformer {transformer} does not match required "
+            f"columns for this transformer (pyterrier-rag's names stand in: {stand_in}). {error.modes}",
+            error.modes,
+        ) from None
+    return validation.mode
 
 
 def _context_cells(contexts: Sequence[Context]) -> pd.Series:

@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms._frame_checks import passage_text
 from pyterrier_rag_axioms._parallel import QueryParallel
 from pyterrier_rag_axioms.base import signature_repr
 from pyterrier_rag_axioms.reranking import AxiomaticReranker, Pivot, Source
@@ -47,20 +48,14 @@ def _stages(transformer: pt.Transformer) -> list[pt.Transformer]:
     return [transformer]
 
 
-def _passage_text(passage: object) -> str | None:
-    """A passage's text: a string, or the ``text`` of a record (pyterrier-rag's ``{"docno", "text"}``)."""
-    if isinstance(passage, Mapping):
-        passage = passage.get("text")
-    return passage if isinstance(passage, str) and passage.strip() else None
-
-
 def _as_passages(value: object) -> Passages | str | None:
     """A context cell: a tuple of passages (list-like, of strings or records with a ``text``), a
     string (a prompt's context), or None."""
     if isinstance(value, str):
         return value if value.strip() else None
     if isinstance(value, list | tuple | np.ndarray | pd.Series):
-        passages = tuple(text for text in map(_passage_text, value) if text is not None)
+        # what is no text (a record without one) is left out here; an axiom reading it reports it
+        passages = tuple(text for text in map(passage_text, value) if isinstance(text, str) and text.strip())
         return passages or None
     return None
 
@@ -227,17 +222,17 @@ class MultiGenerator(QueryParallel, pt.Transformer):
         for cases, what in (
             ([qid for qid, context in zip(qids, contexts) if context is None],
              "no passages came through to the answers of the {system} for {count} (e.g. qid {example!r}), so "
-             "axioms that read the context give no preference there. "),
+             "axioms that read the context give no preference there. " + follow),
             ([qid for qid in qids if qid in whole_prompt],
              "the context of the answers of the {system} for {count} (e.g. qid {example!r}) is the prompt's "
-             "context string as one passage, since none of the retrieved passages is in it whole (cut to a length, or "
-             "rewritten) or no retrieved passages came through, so a citation [k] cannot name a passage. "),
+             "context string as one passage, since it holds none of the retrieved passages whole (cut to a "
+             "length, or rewritten) or none came through, so a citation [k] cannot name a passage"),
         ):
             queries = list(dict.fromkeys(cases))
             if queries:
                 count = f"{len(queries)} quer{'y' if len(queries) == 1 else 'ies'}"
-                warnings.warn(f"{self}: " + what.format(system=system, count=count, example=queries[0]) + follow,
-                              stacklevel=4)
+                warnings.warn(f"{self}: " + what.format(system=system, count=count, example=queries[0]),
+                              stacklevel=6)  # past _run, the list of systems, transform and __call__
 
     def subtransformers(self) -> dict[str, pt.Transformer]:
         """The generators, by system name (``"generator"`` for a single one): for ``pt.inspect``."""

@@ -173,6 +173,14 @@ def test_joblib_splits_frames_without_docno_by_query(responses: pd.DataFrame):
     assert repr(parallel(ranker, "joblib")) == "KwikSort('COH1').parallel(2, backend='joblib')"
 
 
+def test_parallel_reports_a_missing_qid_as_the_serial_run_does(responses: pd.DataFrame):
+    broken = responses.astype({"qid": object})
+    broken.loc[2, "qid"] = None
+    with pytest.raises(rag.frames.FrameError, match="row 2: qid is missing"):
+        parallel(rag.LEN1(), "joblib")(broken)
+    assert str(parallel(rag.LEN1(), "joblib")) == repr(parallel(rag.LEN1(), "joblib"))
+
+
 def test_parallel_on_an_empty_frame_gives_the_serial_empty_frame(responses: pd.DataFrame):
     empty = responses.head(0)
     for transformer in (rag.COH1(), rag.KwikSort(rag.COH1()), rag.MajorityVote("COH1")):

@@ -135,7 +135,8 @@ def test_errors_name_the_callers_own_columns(answers):
         with pytest.raises(pt.validate.InputValidationError) as raised:
             transformer(renamed)
         assert "'query_0', 'prompt', 'answer', 'qcontext'" in str(raised.value)  # not our renamed columns
-        assert ["qanswer"] in [mode.missing_columns for mode in raised.value.modes]
+        assert "'qanswer' for 'response'" in str(raised.value)
+        assert ["response"] in [mode.missing_columns for mode in raised.value.modes]  # query_0 stands for query
 
 
 def test_best_of_n_gives_its_columns_in_one_order_empty_or_not(answers):

@@ -3,8 +3,9 @@
 spaCy's memory grows with the length of the text it parses at once (about 3 GiB more for a
 1,000,000-character text with ``en_core_web_sm``), and it refuses texts over ``nlp.max_length``.
 A text longer than :data:`PIECE_LENGTH` characters is therefore cut into pieces, preferably after
-a paragraph break, else after a line break (a list item, a table row), else after the end of a
-sentence with the citation markers that close it, else at whitespace; each piece is parsed on
+a paragraph break, else after a line break before a line that starts a segment (a list item, a
+table row; not a wrapped line), else after the end of a sentence with the citation markers that
+close it, else at whitespace; each piece is parsed on
 its own by the whole pipeline, and the parsed pieces are joined into one ``Doc`` whose text is
 exactly the original text. A cut is always a sentence boundary.
 """
@@ -30,7 +31,7 @@ PIECE_LENGTH = 20_000
 #: the citation markers after it: ``... in 1889. [2]``), any whitespace.
 _CUTS = (
     re.compile(r"\n[ \t]*\n\s*"),
-    re.compile(r"\n\s*"),
+    re.compile(r"\n\s*(?![a-z])"),  # not before a lower-case letter: a wrapped line continues its sentence
     re.compile(rf"[.!?][\"'\u201d\u2019)\]*_]*(?:[ \t]*(?:{MARKER_PATTERN.pattern}))*\s+"),
     re.compile(r"\s+"),
 )
@@ -40,7 +41,8 @@ def split_text(text: str, piece_length: int = PIECE_LENGTH) -> list[str]:
     """Cut ``text`` into pieces of at most ``piece_length`` characters that join to ``text``.
 
     A piece ends at the last paragraph break in the second half of its window, else at the last
-    sentence end there, else at the last whitespace, else (one very long word) at the window's end.
+    line break before a segment there, else at the last sentence end, else at the last whitespace,
+    else (one very long word) at the window's end.
     """
     if piece_length < 2:
         raise ValueError(f"piece_length must be at least 2, not {piece_length!r}")

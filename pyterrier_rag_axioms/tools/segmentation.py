@@ -59,14 +59,16 @@ LINK_PATTERN = re.compile(
     r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b"
 )
 
-#: Other marks of a source: a Markdown footnote ``[^1]``, superscript numbers ``¹²`` or ``¹,²``, an
+#: Other marks of a source: a Markdown footnote ``[^1]``, superscript numbers ``¹²`` or ``¹,²`` after
+#: a word of three or more letters or after punctuation (``10⁶`` and ``m²`` are exponents), an
 #: HTML ``<sup>1</sup>``, a labelled reference ``[Source 1]`` / ``[doc2]``, and the marks of chat
 #: assistants ``【4:0†source】`` and ``[1†source]``. Like citation markers they are no words and may
 #: close a sentence, but they do not number the context's passages (CORR1 to CORR3 read
 #: :data:`CITATION_PATTERN` only; CORR4 counts both).
 _SUPERSCRIPT_DIGITS = "[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]"
 FOOTNOTE_PATTERN = re.compile(
-    rf"\[\^[^\]\s]{{1,20}}\]|{_SUPERSCRIPT_DIGITS}+(?:,{_SUPERSCRIPT_DIGITS}+)*|<sup>[^<>]{{1,20}}</sup>"
+    rf"\[\^[^\]\s]{{1,20}}\]|(?:(?<=[A-Za-z]{{3}})|(?<=[.,;:!?)\]\"'\u201d]))"
+    rf"{_SUPERSCRIPT_DIGITS}+(?:,{_SUPERSCRIPT_DIGITS}+)*|<sup>[^<>]{{1,20}}</sup>"
     r"|(?i:\[(?:source|doc|document|passage|ref|reference)s?\s*\d+[^\]\n]{0,30}\])"
     r"|\u3010[^\u3010\u3011\n]{1,40}\u3011|\[\d+(?::\d+)?\u2020[^\]\n]{0,30}\]"
 )
@@ -75,25 +77,30 @@ MARKER_PATTERN = re.compile(f"{CITATION_PATTERN.pattern}|{FOOTNOTE_PATTERN.patte
 
 #: Inline formatting that is no word: HTML tags (``<br>``, ``</p>``), character entities (``&amp;``)
 #: and Markdown emphasis (``**``, ``__``, ``*``, ``_``) at a word's edge.
+_HTML_TAG = (
+    r"</?(?i:br|p|div|span|b|i|u|s|em|strong|mark|small|sup|sub|li|ul|ol|h[1-6]|a|code|pre|blockquote|hr"
+    r"|table|thead|tbody|tr|td|th)\s*/?>"
+)
+_ENTITY = r"&(?:[A-Za-z]{2,8}|#\d{1,6});"
 FORMAT_PATTERN = re.compile(
-    r"</?[A-Za-z][A-Za-z0-9]*\s*/?>|&(?:[A-Za-z]{2,8}|#\d{1,6});"
-    r"|(?<![\w*])[*_]{1,3}(?=[^\s*_])|(?<=[^\s*_])[*_]{1,3}(?![\w*])"
+    rf"{_HTML_TAG}|{_ENTITY}|(?<![\w*])[*_]{{1,3}}(?=[^\s*_])|(?<=[^\s*_])[*_]{{1,3}}(?![\w*])"
 )
 #: HTML that ends a line: ``<br>``, ``</p>``, ``</li>``, ``</div>``.
 _LINE_BREAK_TAG = r"<br\s*/?>|</(?:p|li|div)>"
 #: Emphasis marks as tokenizer affixes (``**Caffeine:**`` -> ``**``, ``Caffeine``, ``:``, ``**``).
 _EMPHASIS = r"\*{1,3}|_{1,3}"
-_HTML_TAG = r"</?[A-Za-z][A-Za-z0-9]*\s*/?>"
-_ENTITY = r"&(?:[A-Za-z]{2,8}|#\d{1,6});"
 
 #: Where a Markdown link's text ends and its address begins: ``[text](https://...)``.
 LINK_TARGET_OPENING = r"\]\("
 
-_ROMAN = r"(?=[ivxIVX])(?:x{0,2}(?:ix|iv|v?i{0,3})|X{0,2}(?:IX|IV|V?I{0,3}))"
-#: A list marker: a bullet, or a number, letter or Roman numeral with ``.`` or ``)``; followed by a space.
+_ROMAN = r"(?=[ivx])x{0,2}(?:ix|iv|v?i{0,3})"
+_CAPITAL_ROMAN = r"(?=[IVX])X{0,2}(?:IX|IV|V?I{0,3})"
+#: A list marker: a bullet; a number with ``.`` or ``)``; a letter or Roman numeral in lower case with
+#: ``.`` or ``)``; a capital letter or Roman numeral with ``)``, or a capital Roman numeral of two or
+#: more letters with ``.`` (``II.``; ``E. coli`` and ``A. Smith`` start with initials); followed by a space.
 LIST_MARKER = (
-    r"(?:[-*+\u2022\u2023\u2043\u2219\u25aa\u25cf\u25e6]|\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-zA-Z]\)|[a-zA-Z]\."
-    rf"|{_ROMAN}[.)])"
+    r"(?:[-*+\u2022\u2023\u2043\u2219\u25aa\u25cf\u25e6]|\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-zA-Z]\)|[a-z]\."
+    rf"|{_ROMAN}[.)]|\(?{_CAPITAL_ROMAN}\)|(?=[IVX]{{2}}){_CAPITAL_ROMAN}\.)"
 )
 #: A Markdown heading mark, perhaps with a section number (``### 1.``, ``## 2.3``), followed by a space.
 HEADING_MARKER = r"#{1,6}"
@@ -108,6 +115,8 @@ _MARKUP = re.compile(
 _LINE = re.compile(rf"(?:[^\n<]|(?!{_LINE_BREAK_TAG})<)*(?:\n|{_LINE_BREAK_TAG}|$)")
 #: A fenced code block's fence: three or more backticks or tildes.
 _FENCE = re.compile(r"[ \t]*(?:```|~~~)")
+#: A line that opens with inline code closed on the same line (```` ```ls``` lists files ````): no fence.
+_INLINE_CODE = re.compile(r"[ \t]*(```|~~~)[^`~\n]*\1")
 _CLOSING = frozenset(".!?\u2026")
 #: What may follow closing punctuation and still belong to its sentence: closing quotes and
 #: brackets, and emphasis marks (``**Coffee is healthy.** It ...``).
@@ -153,7 +162,7 @@ def _layout(text: str) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
         if not line.strip():
             previous_blank = True
             continue
-        fence = _FENCE.match(line) is not None
+        fence = _FENCE.match(line) is not None and not _INLINE_CODE.match(line)
         if fence or in_code:  # a fenced code block: each line a segment of markup alone, no words
             start = offset + len(line) - len(line.lstrip())
             starts.append(start)
@@ -266,14 +275,18 @@ def segment_doc(doc: Doc) -> Doc:
             following = end
             while following < len(doc) and doc[following].is_space:
                 following += 1
-            if following < len(doc) and following not in segment_firsts and not doc[following].is_punct:
+            opens = following < len(doc) and (not doc[following].is_punct or formatting[following])
+            if opens and following not in segment_firsts:
                 doc[following].is_sent_start = True
         index = end
+    for index in range(2, len(doc)):  # "helps [1].Tea": a capitalised word after a marker's full stop starts one
+        if citation[index - 2] and doc[index - 1].text in _CLOSING and doc[index].is_title:
+            doc[index].is_sent_start = True
     for index in range(1, len(doc)):  # within a segment, a sentence starts only after closing punctuation
         if index in segment_firsts or doc[index].is_sent_start or doc[index].is_space:
             continue
         glued = doc[index - 1].text[-1:] in _CLOSING and not doc[index - 1].whitespace_
-        if glued and (doc[index].text in _CLOSING_QUOTES or formatting[index]):  # "healthy.**", "healthy.<br>"
+        if glued and (doc[index].text in _CLOSING_QUOTES or _closes(doc[index].text, formatting[index])):
             doc[index].is_sent_start = False
             continue
         before = index - 1
@@ -282,6 +295,12 @@ def segment_doc(doc: Doc) -> Doc:
         if doc[before].text[-1:] not in _CLOSING:
             doc[index].is_sent_start = False
     return doc
+
+
+def _closes(text: str, is_format: bool) -> bool:
+    """Whether a formatting token glued to a full stop closes its sentence ("healthy.**",
+    "healthy.</b>", "healthy.<br>"), rather than open the next one ("healthy.<b>Tea")."""
+    return is_format and not (text.startswith("<") and not text.startswith("</") and not text.lower().startswith("<br"))
 
 
 def adapt_tokenizer(nlp: Language) -> None:
@@ -299,8 +318,10 @@ def adapt_tokenizer(nlp: Language) -> None:
     # "helps.<br>It", "one|two"; infixes are not split again, so the full stop is an infix too
     bracket = r"\[(?=\s*\d|\^|(?i:source|doc|document|passage|ref|reference)s?(?:\s|\d|$))"
     mark = rf"{bracket}|<(?=/?[A-Za-z])|{_SUPERSCRIPT_DIGITS}|\u3010"
-    glued = [LINK_TARGET_OPENING, rf"(?<=\w)[.!?](?={mark})", bracket, "\u3010", _HTML_TAG, _ENTITY, r"\|"]
-    prefixes = [*affixes, *(nlp.Defaults.prefixes or ())]
+    glued = [LINK_TARGET_OPENING, rf"(?<=\w)[.!?](?={mark})", r"(?<=\])[.!?](?=[A-Z])", bracket, "\u3010",
+             _HTML_TAG, _ENTITY, r"\|"]
+    # what is left of "[1].Tea" once the marker is split off: ".Tea" -> ".", "Tea" (not ".NET")
+    prefixes = [*affixes, r"[.!?](?=[A-Z][a-z])", *(nlp.Defaults.prefixes or ())]
     if nlp.tokenizer.prefix_search.__self__.pattern != compile_prefix_regex(prefixes).pattern:
         nlp.tokenizer.prefix_search = compile_prefix_regex(prefixes).search
         after_mark = rf"(?<={_SUPERSCRIPT_DIGITS})[.,;:!?]"  # "helps¹." -> "helps", "¹", "."

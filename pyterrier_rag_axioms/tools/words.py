@@ -77,4 +77,9 @@ def aspect_text(span: Span, is_word: np.ndarray, citations: np.ndarray) -> str:
         kept.pop(0)
     while kept and not is_word[kept[-1].i]:
         kept.pop()
-    return normalize_aspect("".join(token.text_with_ws for token in kept))
+    doc = span.doc
+    text = []  # a dropped token (a marker, "**") may carry the space between two kept ones
+    for token, following in zip(kept, [*kept[1:], None]):
+        spaced = following is not None and any(doc[i].whitespace_ for i in range(token.i, following.i))
+        text.append(token.text + (" " if spaced else ""))
+    return normalize_aspect("".join(text))
