@@ -60,14 +60,14 @@ LINK_PATTERN = re.compile(
 )
 
 #: Other marks of a source: a Markdown footnote ``[^1]``, superscript numbers ``¹²`` or ``¹,²`` after
-#: a word of three or more letters or after punctuation (``10⁶`` and ``m²`` are exponents), an
+#: a word of three or more letters, a space or punctuation (``10⁶`` and ``m²`` are exponents), an
 #: HTML ``<sup>1</sup>``, a labelled reference ``[Source 1]`` / ``[doc2]``, and the marks of chat
 #: assistants ``【4:0†source】`` and ``[1†source]``. Like citation markers they are no words and may
 #: close a sentence, but they do not number the context's passages (CORR1 to CORR3 read
 #: :data:`CITATION_PATTERN` only; CORR4 counts both).
 _SUPERSCRIPT_DIGITS = "[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]"
 FOOTNOTE_PATTERN = re.compile(
-    rf"\[\^[^\]\s]{{1,20}}\]|(?:(?<=[A-Za-z]{{3}})|(?<=[.,;:!?)\]\"'\u201d]))"
+    rf"\[\^[^\]\s]{{1,20}}\]|(?:(?<=[A-Za-z]{{3}})|(?<=[\s.,;:!?)\]\"'\u201d]))"
     rf"{_SUPERSCRIPT_DIGITS}+(?:,{_SUPERSCRIPT_DIGITS}+)*|<sup>[^<>]{{1,20}}</sup>"
     r"|(?i:\[(?:source|doc|document|passage|ref|reference)s?\s*\d+[^\]\n]{0,30}\])"
     r"|\u3010[^\u3010\u3011\n]{1,40}\u3011|\[\d+(?::\d+)?\u2020[^\]\n]{0,30}\]"
