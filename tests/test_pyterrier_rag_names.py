@@ -149,3 +149,12 @@ def test_best_of_n_gives_its_columns_in_one_order_empty_or_not(answers):
         chosen = BestOfN()(ranking)
     assert pt.inspect.transformer_outputs(BestOfN(), list(ranking.columns)) == list(chosen.columns)
     assert list(chosen.columns[:5]) == ["qid", "query_0", "docno", "qanswer", "qcontext"]
+
+
+def test_rankings_of_responses_and_of_pairs_give_their_columns_in_one_order(answers):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from_responses = KwikSort(COV1())(answers)
+        from_pairs = KwikSort("COV1")(COV1()(answers))
+    assert list(from_responses.columns) == list(from_pairs.columns)
+    assert list(from_responses.columns[:7]) == ["qid", "query_0", "docno", "qanswer", "score", "rank", "qcontext"]

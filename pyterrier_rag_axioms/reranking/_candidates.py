@@ -193,13 +193,18 @@ class Candidates:
         frame = self.responses.iloc[positions].reset_index(drop=True)
         frame["score"] = score
         frame["rank"] = ranks
-        frame = frame[[*RESULT_COLUMNS, *(c for c in frame.columns if c not in RESULT_COLUMNS)]]
-        return restore_names(frame, self.names)
+        return restore_names(frame[_result_order(list(frame.columns))], self.names)
+
+
+def _result_order(columns: list[str]) -> list[str]:
+    """A result frame's columns in one order, whatever frame it came from: :data:`RESULT_COLUMNS`,
+    then the context (where there is one), then the other columns of the responses."""
+    first = [*RESULT_COLUMNS, *(["context"] if "context" in columns else [])]
+    return [*first, *(c for c in columns if c not in first)]
 
 
 def _empty_result(responses: pd.DataFrame) -> pd.DataFrame:
-    columns = [*RESULT_COLUMNS, *(c for c in responses.columns if c not in RESULT_COLUMNS)]
-    frame = responses.iloc[:0].reindex(columns=columns)
+    frame = responses.iloc[:0].reindex(columns=_result_order(list(responses.columns)))
     return frame.astype({"score": float, "rank": int})
 
 
