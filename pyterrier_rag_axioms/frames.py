@@ -114,7 +114,8 @@ def warn_joined_context(table: ResponseTable, transformer: object, names: Sequen
         qids = list(dict.fromkeys(table.responses["qid"].to_numpy()[joined].tolist()))
         warnings.warn(
             f"{transformer}: {', '.join(names)} read a citation [k] as the k-th passage of the context, but "
-            f"{int(joined.sum())} responses have a context of one passage of several lines, likely several "
+            f"{int(joined.sum())} response{' has' if joined.sum() == 1 else 's have'} a context of one passage of "
+            "several lines, likely several "
             f"passages joined (qids {_qid_list(qids)}); a string is one passage: give the passages as a list",
             stacklevel=3,
         )

@@ -247,7 +247,7 @@ def test_citation_axioms_warn_where_a_context_is_one_string_of_several_lines():
                           "response": ["Paris is the capital [1].", "It is Paris [0]."],
                           "context": ["Paris is the capital.\nFrance is in Europe.", "One passage only."]})
     with pytest.warns(UserWarning, match=r"CORR3 read a citation \[k\] as the k-th passage of the context, but 1 "
-                                         r"responses have a context of one passage of several lines"):
+                                         r"response has a context of one passage of several lines"):
         pra.CORR3()(frame)
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -303,6 +303,11 @@ def test_plural_nouns_that_the_lemmatizer_gets_wrong_have_their_own_lemma():
     assert "dose" in profile.terms
 
 
+def test_a_closing_tag_after_the_full_stop_ends_the_sentence_and_entities_separate_aspects():
+    assert analysis("Tea is good.</b> It helps.").sentence_texts == ["Tea is good.</b>", "It helps."]
+    assert any("green tea" in aspect for aspect in analysis("We drink green&nbsp;tea daily.").noun_chunks)
+
+
 def test_html_tags_are_the_known_ones():
     read = analysis("Use List<String> here.<br>Then <b>bold</b> text.")
     assert "String" in [word.text for word in read.words] and "b" not in [word.text for word in read.words]

@@ -290,7 +290,9 @@ def segment_doc(doc: Doc) -> Doc:
             doc[index].is_sent_start = False
             continue
         before = index - 1
-        while before > 0 and (doc[before].is_space or doc[before].text in _CLOSING_QUOTES):
+        while before > 0 and (
+            doc[before].is_space or doc[before].text in _CLOSING_QUOTES or _closes(doc[before].text, formatting[before])
+        ):
             before -= 1
         if doc[before].text[-1:] not in _CLOSING:
             doc[index].is_sent_start = False

@@ -78,8 +78,10 @@ def aspect_text(span: Span, is_word: np.ndarray, citations: np.ndarray) -> str:
     while kept and not is_word[kept[-1].i]:
         kept.pop()
     doc = span.doc
-    text = []  # a dropped token (a marker, "**") may carry the space between two kept ones
+    text = []  # a dropped token (a marker, "**", "&nbsp;") separates the kept ones around it
     for token, following in zip(kept, [*kept[1:], None]):
-        spaced = following is not None and any(doc[i].whitespace_ for i in range(token.i, following.i))
+        spaced = following is not None and (
+            following.i > token.i + 1 or any(doc[i].whitespace_ for i in range(token.i, following.i))
+        )
         text.append(token.text + (" " if spaced else ""))
     return normalize_aspect("".join(text))
