@@ -125,16 +125,23 @@ def mean_run_scores(scores: pd.DataFrame, *, score: str = "score", run: str = "d
     """
     pt.validate.columns(scores, includes=["qid", run, score], context="mean_run_scores")
     values = _numbers(scores, score, "mean_run_scores")
-    keys = pd.DataFrame({"qid": scores["qid"].astype(str), "run": scores[run].astype(str)})
-    duplicated = keys.duplicated()
-    if duplicated.any():
-        where = ", ".join(keys[duplicated].iloc[0])
-        raise ValueError(f"mean_run_scores: more than one row for qid/{run} {where}: a mean over topics needs one each")
+    _refuse_repeated_keys(
+        pd.DataFrame({"qid": scores["qid"].astype(str), run: scores[run].astype(str)}),
+        "mean_run_scores", ": a mean over topics needs one each",
+    )
     frame = pd.DataFrame(
         {"scored_qid": scores["qid"].astype(str).where(values.notna()), "run": scores[run].astype(str), score: values}
     )
     table = frame.groupby("run", sort=False).agg(topics=("scored_qid", "nunique"), **{score: (score, "mean")})
     return _ranked(table.reset_index(), score)
+
+
+def _refuse_repeated_keys(keys: pd.DataFrame, context: str, why: str = "") -> None:
+    """Raise naming the first key (e.g. qid/run) that more than one row has."""
+    duplicated = keys.duplicated()
+    if duplicated.any():
+        where = ", ".join(map(str, keys[duplicated].iloc[0]))
+        raise ValueError(f"{context}: more than one row for {'/'.join(keys.columns)} {where}{why}")
 
 
 def _runs_by_topic(table: pd.DataFrame, score: str, which: str, caller: str = "run_correlation") -> pd.DataFrame:
@@ -143,10 +150,7 @@ def _runs_by_topic(table: pd.DataFrame, score: str, which: str, caller: str = "r
     pt.validate.columns(table, includes=["run", score], context=context)
     keys = ["qid", "run"] if "qid" in table.columns else ["run"]
     frame = pd.DataFrame({key: table[key].astype(str) for key in keys}).assign(score=_numbers(table, score, context))
-    duplicated = frame.duplicated(keys)
-    if duplicated.any():
-        where = ", ".join(map(str, frame.loc[duplicated, keys].iloc[0]))
-        raise ValueError(f"{context}: more than one row for {'/'.join(keys)} {where}")
+    _refuse_repeated_keys(frame[keys], context)
     if "qid" not in keys:
         return frame.set_index("run")[["score"]].T
     return frame.pivot(index="qid", columns="run", values="score")
@@ -354,23 +358,21 @@ def projected_run_correlation(
             f"found {observed} topics and {run_count} runs"
         )
     parts = _variance_components(by_topic_first, by_topic_second)
-    valid = parts["true_first"] > 0 and parts["true_second"] > 0
+    if not (parts["true_first"] > 0 and parts["true_second"] > 0):  # the runs' order is noise: all NaN below
+        parts["true_first"] = parts["true_second"] = float("nan")
     # Over few topics the true covariance can come out beyond what the true variances allow: cap
     # the true means' correlation at +-1.
-    bound = np.sqrt(parts["true_first"] * parts["true_second"]) if valid else float("nan")
+    bound = np.sqrt(parts["true_first"] * parts["true_second"])
     true_shared = float(np.clip(parts["true_shared"], -bound, bound))
     rows = []
     for count in wanted:
         variance_first = parts["true_first"] + parts["noise_first"] / count
         variance_second = parts["true_second"] + parts["noise_second"] / count
-        correlation = (
-            (true_shared + parts["noise_shared"] / count) / np.sqrt(variance_first * variance_second)
-            if valid else float("nan")
-        )
+        correlation = float((true_shared + parts["noise_shared"] / count) / np.sqrt(variance_first * variance_second))
         rows.append({
             "topics": int(count),
-            "reliability_first": parts["true_first"] / variance_first if valid else float("nan"),
-            "reliability_second": parts["true_second"] / variance_second if valid else float("nan"),
+            "reliability_first": parts["true_first"] / variance_first,
+            "reliability_second": parts["true_second"] / variance_second,
             "correlation": correlation,
             "tau": float(2 / np.pi * np.arcsin(correlation)),
         })
@@ -378,7 +380,7 @@ def projected_run_correlation(
     result.attrs.update(
         topics=observed,
         runs=run_count,
-        true_correlation=true_shared / bound if valid else float("nan"),
+        true_correlation=true_shared / bound,
         deviation_correlation=(
             parts["noise_shared"] / np.sqrt(parts["noise_first"] * parts["noise_second"])
             if parts["noise_first"] > 0 and parts["noise_second"] > 0 else float("nan")

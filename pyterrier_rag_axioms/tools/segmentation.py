@@ -46,7 +46,7 @@ import numpy as np
 
 if TYPE_CHECKING:  # spaCy is imported only where a pipeline is adapted
     from spacy.language import Language
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Token
 
 #: One citation marker: ``[1]``, ``[0,1,2]``, ``[1-3]``, ``[1, 2]`` (``[1][2]`` is two markers).
 CITATION_PATTERN = re.compile(r"\[\s*\d+(?:\s*[,;\-\u2013]\s*\d+)*\s*\]")
@@ -286,12 +286,12 @@ def segment_doc(doc: Doc) -> Doc:
         if index in segment_firsts or doc[index].is_sent_start or doc[index].is_space:
             continue
         glued = doc[index - 1].text[-1:] in _CLOSING and not doc[index - 1].whitespace_
-        if glued and (doc[index].text in _CLOSING_QUOTES or _closes(doc[index].text, formatting[index])):
+        if glued and _closes(doc[index], formatting[index]):
             doc[index].is_sent_start = False
             continue
         before = index - 1
         while before > 0 and (
-            doc[before].is_space or doc[before].text in _CLOSING_QUOTES or _closes(doc[before].text, formatting[before])
+            doc[before].is_space or _closes(doc[before], formatting[before])
         ):
             before -= 1
         if doc[before].text[-1:] not in _CLOSING:
@@ -299,10 +299,13 @@ def segment_doc(doc: Doc) -> Doc:
     return doc
 
 
-def _closes(text: str, is_format: bool) -> bool:
-    """Whether a formatting token glued to a full stop closes its sentence ("healthy.**",
-    "healthy.</b>", "healthy.<br>"), rather than open the next one ("healthy.<b>Tea")."""
-    return is_format and not (text.startswith("<") and not text.startswith("</") and not text.lower().startswith("<br"))
+def _closes(token: Token, is_format: bool) -> bool:
+    """Whether a token after a full stop belongs to the sentence it ends: a closing quote or bracket,
+    an emphasis mark or a closing tag ("healthy.**", "healthy.</b>", "healthy.<br>"), not a tag that
+    opens the next one ("healthy.<b>Tea")."""
+    text = token.text
+    opening_tag = text.startswith("<") and not text.startswith("</") and not text.lower().startswith("<br")
+    return text in _CLOSING_QUOTES or (is_format and not opening_tag)
 
 
 def adapt_tokenizer(nlp: Language) -> None:
