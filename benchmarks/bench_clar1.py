@@ -53,7 +53,7 @@ def bare_checks(url: str, texts: list[str]) -> float:
 def clar1_time(url: str, frame: pd.DataFrame) -> tuple[float, pd.DataFrame]:
     """Seconds for CLAR1 over ``frame`` with a fresh grammar checker (empty cache), and its output."""
     from pyterrier_rag_axioms import CLAR1
-    from pyterrier_rag_axioms.tools.grammar import GrammarChecker
+    from pyterrier_rag_axioms.tools.grammar.client import GrammarChecker
 
     axiom = CLAR1(grammar_checker=GrammarChecker(url))
     start = time.perf_counter()
@@ -88,9 +88,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="rounds; the fastest counts (default: %(default)s)")
     args = parser.parse_args(argv)
 
-    from pyterrier_rag_axioms import agreement, load_crowdrag_judgments
+    from pyterrier_rag_axioms import agreement
     from pyterrier_rag_axioms.io import read_responses
-    from pyterrier_rag_axioms.languagetool import answers, default_url
+    from pyterrier_rag_axioms.judgments import load_crowdrag_judgments
+    from pyterrier_rag_axioms.tools.grammar.languagetool import answers, default_url
 
     url = (args.url or os.environ.get("RAG_AXIOMS_LANGUAGETOOL_URL") or default_url()).rstrip("/")
     if not answers(url, timeout=60.0):

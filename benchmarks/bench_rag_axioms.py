@@ -190,7 +190,7 @@ def _warm_frame() -> pd.DataFrame:
 
 def _build_axioms(spacy_model: str, sentence_model: str, cache_dir: str | None, backend: str):
     import pyterrier_rag_axioms as rag
-    from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity
+    from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity
     from pyterrier_rag_axioms.tools.text import TextAnalyzer
 
     analyzer = TextAnalyzer(spacy_model, cache_dir=cache_dir or False)
@@ -263,7 +263,7 @@ def measure_warm(frame: pd.DataFrame, spacy_model: str, sentence_model: str, *, 
 
 def measure_bare(frame: pd.DataFrame, spacy_model: str, sentence_model: str) -> dict:
     """One ``nlp.pipe`` over the distinct texts and one encoding of the distinct sentences and aspects."""
-    from pyterrier_rag_axioms.tools.similarity import sentence_similarity
+    from pyterrier_rag_axioms.tools.embeddings import sentence_similarity
     from pyterrier_rag_axioms.tools.text import TextAnalysis, text_analyzer
 
     nlp = text_analyzer(spacy_model).nlp

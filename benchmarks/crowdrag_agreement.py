@@ -38,7 +38,9 @@ def measure(data: Path, output: Path, *, targer_url: str | None = None, only: li
     import pyterrier_rag_axioms as rag
 
     crowdrag = data / "crowdrag-25"
-    judged = rag.load_crowdrag_judgments(crowdrag / "ratings.dev.jsonl.gz", crowdrag / "responses.dev.jsonl.gz")
+    judged = rag.judgments.load_crowdrag_judgments(
+        crowdrag / "ratings.dev.jsonl.gz", crowdrag / "responses.dev.jsonl.gz"
+    )
     wanted = (lambda name: name in only) if only else (lambda name: True)
     rag_axioms = [axiom() for name, axiom in rag.RAG_AXIOMS.items() if name != "CLAR1" and wanted(name)]
     gen_axioms = [

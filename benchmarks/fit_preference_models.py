@@ -73,7 +73,7 @@ CANDIDATES: dict[str, tuple[list[str], float]] = {
 #: intuitions. Leave-one-topic-out on the nugget preferences, this cost 0.003 always deciding and
 #: gained 0.01 on the confident half (the new axioms; 5 of their 9 weights become 0).
 FOLLOW_DIRECTIONS = True
-#: The numbers of topics the runs' tau is projected to (``rag.projected_run_correlation``).
+#: The numbers of topics the runs' tau is projected to (``rag.evaluation.projected_run_correlation``).
 PROJECTED_TOPICS = [10, 20, 30, 40, 50]
 #: For CrowdRAG-25 also, and first in order (it fits no parameter on CrowdRAG-25, so under the
 #: one-standard-error rule it counts as the simplest): the nugget model as it is (fitted on the
@@ -83,15 +83,15 @@ TRANSFER = "nugget model (out of domain, no fitting here)"
 
 def crowd_pairs() -> pd.DataFrame:
     folder = DATA / "crowdrag-25"
-    return rag.load_crowdrag_judgments(folder / "ratings.dev.jsonl.gz", folder / "responses.dev.jsonl.gz")
+    return rag.judgments.load_crowdrag_judgments(folder / "ratings.dev.jsonl.gz", folder / "responses.dev.jsonl.gz")
 
 
 def nugget_pairs() -> tuple[pd.DataFrame, pd.DataFrame]:
     """All pairs of each topic's answers with the nugget oracle's column, and the nugget scores."""
-    assignments = rag.load_nugget_assignments(DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl")
+    assignments = rag.judgments.load_nugget_assignments(DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl")
     oracle = rag.TrecRagNuggetAxiom(assignments_path=assignments)
     pairs = oracle(assignments.drop(columns=["nuggets"]))
-    return pairs, rag.nugget_scores(assignments)
+    return pairs, rag.judgments.nugget_scores(assignments)
 
 
 def features_for(kind: str, names: list[str]) -> list[str]:
@@ -164,8 +164,10 @@ def figures(judged: pd.DataFrame, probability: np.ndarray, truth: str, label: st
               "concordance": row["concordance"], "concordance_low": row["concordance_low"],
               "concordance_high": row["concordance_high"], "concordance_half": half, "min_confidence_half": threshold}
     if scores is not None:
-        tau = rag.run_correlation(rag.win_rates(predicted, column), scores.rename(columns={"docno": "run"}),
-                                  score_first="win_rate", score_second="score", confidence=0.95)
+        tau = rag.evaluation.run_correlation(
+            rag.evaluation.win_rates(predicted, column), scores.rename(columns={"docno": "run"}),
+            score_first="win_rate", score_second="score", confidence=0.95,
+        )
         result.update(kendall_tau_runs=tau["tau"], kendall_tau_runs_low=tau["tau_low"],
                       kendall_tau_runs_high=tau["tau_high"])
     return result
@@ -173,24 +175,28 @@ def figures(judged: pd.DataFrame, probability: np.ndarray, truth: str, label: st
 
 def project_tau(predicted: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
     """Print and return the runs' tau projected to more topics, with the projection's check on subsets."""
-    wins = rag.win_rates(predicted, "PreferenceModel")
+    wins = rag.evaluation.win_rates(predicted, "PreferenceModel")
     nuggets = scores.rename(columns={"docno": "run"})
     topics = sorted(wins["qid"].unique())
-    projection = rag.projected_run_correlation(wins, nuggets, score_first="win_rate", score_second="score",
+    projection = rag.evaluation.projected_run_correlation(wins, nuggets, score_first="win_rate", score_second="score",
                                                topics=[len(topics), *PROJECTED_TOPICS])
     print(f"  runs' tau projected to more topics like these (nested choice, {RULE}; correlation of the runs' "
           f"true means {projection.attrs['true_correlation']:.3f}, of their deviations on a topic "
           f"{projection.attrs['deviation_correlation']:.3f}; the first row is the observed number of topics, "
           "its tau Greiner's value for the observed correlation):")
     print(projection.round(3).to_string(index=False))
-    observed = rag.run_correlation(wins, nuggets, score_first="win_rate", score_second="score")["tau"]
+    observed = rag.evaluation.run_correlation(wins, nuggets, score_first="win_rate", score_second="score")
+    observed = observed["tau"]
     for size in range(1, len(topics)):
         subsets = [(wins[wins["qid"].isin(subset)], nuggets[nuggets["qid"].isin(subset)])
                    for subset in itertools.combinations(topics, size)]
-        taus = [rag.run_correlation(*pair, score_first="win_rate", score_second="score")["tau"] for pair in subsets]
+        taus = [
+            rag.evaluation.run_correlation(*pair, score_first="win_rate", score_second="score")["tau"]
+            for pair in subsets
+        ]
         line = f"  each set of {size} topics: observed tau {np.mean(taus):.3f} on average"
         if size > 1:
-            projected = [rag.projected_run_correlation(*pair, score_first="win_rate", score_second="score",
+            projected = [rag.evaluation.projected_run_correlation(*pair, score_first="win_rate", score_second="score",
                                                        topics=len(topics))["tau"][0] for pair in subsets]
             line += (f"; projected to all {len(topics)}: mean {np.nanmean(projected):.3f}, "
                      f"range {np.nanmin(projected):.3f}-{np.nanmax(projected):.3f} (observed: {observed:.3f})")
@@ -214,10 +220,10 @@ def report(kind: str, pairs: pd.DataFrame, truth: str, scores: pd.DataFrame | No
     print("Single axioms and majority votes (no fitting):")
     print(table.drop(columns=["truth"]).round(3).to_string(index=False))
     if scores is not None:
-        nuggets = rag.mean_run_scores(scores)
+        nuggets = rag.evaluation.mean_run_scores(scores)
         for column in (paper_vote.name, all_vote.name, "LEN1"):
-            wins = rag.run_win_rates(judged, column)
-            tau = rag.run_correlation(wins, nuggets, score_first="win_rate", score_second="score")
+            wins = rag.evaluation.run_win_rates(judged, column)
+            tau = rag.evaluation.run_correlation(wins, nuggets, score_first="win_rate", score_second="score")
             print(f"Kendall's tau, runs by {column} win rate vs mean nugget score: {tau['tau']:.3f}")
 
     judged = judged.reset_index(drop=True)
@@ -262,7 +268,7 @@ def report(kind: str, pairs: pd.DataFrame, truth: str, scores: pd.DataFrame | No
     projection = None
     if scores is not None:
         projection = project_tau(judged.assign(PreferenceModel=np.sign(nested[RULE] - 0.5)), scores)
-    reliability = rag.calibration(judged.assign(PreferenceModel_probability=nested[RULE]), truth=truth)
+    reliability = rag.evaluation.calibration(judged.assign(PreferenceModel_probability=nested[RULE]), truth=truth)
     print(f"  calibration of the nested choice ({RULE}): agreement with the truth by confidence")
     print(reliability.round(3).to_string(index=False))
 

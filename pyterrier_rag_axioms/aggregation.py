@@ -20,9 +20,10 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms._parallel import QueryParallel
-from pyterrier_rag_axioms.base import Axiom, warn_about_contexts
+from pyterrier_rag_axioms.axioms import Axiom, warn_about_contexts
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, preference_frame
+from pyterrier_rag_axioms.parallel import QueryParallel
+from pyterrier_rag_axioms.registry import COMBINATORS
 
 
 def member_name(member: str | Axiom | Combinator) -> str:
@@ -317,3 +318,6 @@ class WeightedSum(Combinator):
         total = matrix @ weights
         tolerance = 1e-9 * np.abs(weights).sum()
         return np.where(np.abs(total) > tolerance, np.sign(total), 0.0)
+
+
+COMBINATORS.update(majority=MajorityVote, cascade=Cascade, conjunction=Conjunction, weighted=WeightedSum)

@@ -51,7 +51,12 @@ def languagetool_server():
     server must answer), else a server started for this session from ``languagetool/lib`` (skipped,
     with the reason, where Java or the jars are missing).
     """
-    from pyterrier_rag_axioms.languagetool import URL_VARIABLE, LanguageToolSetupError, LocalLanguageTool, answers
+    from pyterrier_rag_axioms.tools.grammar.languagetool import (
+        URL_VARIABLE,
+        LanguageToolSetupError,
+        LocalLanguageTool,
+        answers,
+    )
 
     url = os.environ.get(URL_VARIABLE)
     if url:

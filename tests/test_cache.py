@@ -22,7 +22,7 @@ import pytest
 from pyterrier_rag_axioms.tools import cache as model_cache
 from pyterrier_rag_axioms.tools.arguments import ArgumentUnit
 from pyterrier_rag_axioms.tools.cache import ModelWorkCache, model_work_cache, set_cache_dir
-from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity, sentence_model_identity
+from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, sentence_model_identity
 from pyterrier_rag_axioms.tools.text import CACHED_FIELDS, TextAnalyzer
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]

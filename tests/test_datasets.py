@@ -14,7 +14,6 @@ import pyterrier as pt
 import pytest
 
 from pyterrier_rag_axioms import CORR1
-from pyterrier_rag_axioms.datasets import TrecRag2024Dataset, trec_rag_2024_dataset
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS
 from pyterrier_rag_axioms.judgments import (
     CROWDRAG_DIMENSIONS,
@@ -28,6 +27,7 @@ from pyterrier_rag_axioms.judgments import (
     nugget_scores,
     render_answer,
 )
+from pyterrier_rag_axioms.judgments.dataset import TrecRag2024Dataset, trec_rag_2024_dataset
 
 DATA = Path(__file__).parent / "data"
 NUGGETS = DATA / "nuggets.jsonl"

@@ -11,9 +11,8 @@ from conftest import prefer
 
 import pyterrier_rag_axioms as pra
 from pyterrier_rag_axioms import EXTRA_AXIOMS
-from pyterrier_rag_axioms.axioms.citations import REFERENCE_PATTERN
-from pyterrier_rag_axioms.axioms.non_answers import is_non_answer
-from pyterrier_rag_axioms.axioms.query_coverage import states
+from pyterrier_rag_axioms.axioms.correctness import REFERENCE_PATTERN
+from pyterrier_rag_axioms.axioms.coverage import is_non_answer, states
 from pyterrier_rag_axioms.tools.lexical import cited_numbers, content_words
 
 PASSAGES = [

@@ -28,8 +28,8 @@ from pyterrier_rag_axioms.frames import FrameError, preference_frame
 from pyterrier_rag_axioms.io import read_responses, write_frame
 from pyterrier_rag_axioms.judgments import load_crowdrag_judgments, load_nugget_assignments, load_topics
 from pyterrier_rag_axioms.reranking import AxiomaticReranker, KwikSort
-from pyterrier_rag_axioms.tools.long_texts import PIECE_LENGTH, split_text
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer
+from pyterrier_rag_axioms.tools.text.long_texts import PIECE_LENGTH, split_text
 
 SKY = "Rayleigh scattering makes the sky blue."
 OCEAN = "The ocean is deep and salty."

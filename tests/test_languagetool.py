@@ -22,7 +22,7 @@ import pytest
 import pyterrier_rag_axioms as pra
 from pyterrier_rag_axioms import languagetool
 from pyterrier_rag_axioms.cli import main
-from pyterrier_rag_axioms.tools.grammar import (
+from pyterrier_rag_axioms.tools.grammar.client import (
     GrammarChecker,
     LanguageToolError,
     LanguageToolUnavailableError,

@@ -19,7 +19,7 @@ import pyterrier as pt
 import pytest
 
 import pyterrier_rag_axioms as rag
-from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity, sentence_similarity
+from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, sentence_similarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, text_analyzer
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]

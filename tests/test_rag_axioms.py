@@ -9,7 +9,7 @@ from conftest import prefer
 
 import pyterrier_rag_axioms as pra
 from pyterrier_rag_axioms import RAG_AXIOMS
-from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity
+from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer
 
 OFFLINE_AXIOMS = [name for name in RAG_AXIOMS if name != "CLAR1"]

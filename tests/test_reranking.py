@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from pyterrier_rag_axioms import CORR1, COV1
 from pyterrier_rag_axioms.aggregation import Cascade, MajorityVote
-from pyterrier_rag_axioms.base import FeatureAxiom
+from pyterrier_rag_axioms.axioms._base import FeatureAxiom
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.reranking import (
     PIVOTS,

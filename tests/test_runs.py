@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 import pyterrier_rag_axioms as rag
+import pyterrier_rag_axioms.evaluation as ev
 
 
 def preferences_of(scores: dict[str, dict[str, float]]) -> pd.DataFrame:
@@ -27,7 +28,7 @@ SCORES = {"t1": {"A": 3.0, "B": 2.0, "C": 1.0}, "t2": {"A": 1.0, "B": 1.0, "C": 
 
 
 def test_win_rates_per_topic_count_ties_as_half():
-    table = rag.win_rates(preferences_of(SCORES), "P").set_index(["qid", "run"])
+    table = ev.win_rates(preferences_of(SCORES), "P").set_index(["qid", "run"])
     assert table.loc[("t1", "A"), ["wins", "losses", "ties"]].tolist() == [2, 0, 0]
     assert table.loc[("t1", "A"), "win_rate"] == 1.0
     assert table.loc[("t2", "A"), ["wins", "losses", "ties"]].tolist() == [0, 1, 1]
@@ -36,7 +37,7 @@ def test_win_rates_per_topic_count_ties_as_half():
 
 
 def test_run_win_rates_average_over_topics_and_rank():
-    runs = rag.run_win_rates(preferences_of(SCORES), "P")
+    runs = ev.run_win_rates(preferences_of(SCORES), "P")
     assert runs["run"].tolist() == ["A", "C", "B"]  # A: (1 + .25)/2, C: (0 + 1)/2, B: (.5 + .25)/2
     assert runs["win_rate"].tolist() == pytest.approx([0.625, 0.5, 0.375])
     assert runs["rank"].tolist() == [1, 2, 3]
@@ -47,22 +48,22 @@ def test_mean_run_scores_and_kendall_tau():
     scores = pd.DataFrame(
         [{"qid": qid, "docno": run, "score": score} for qid, by_run in SCORES.items() for run, score in by_run.items()]
     )
-    means = rag.mean_run_scores(scores)
+    means = ev.mean_run_scores(scores)
     assert means.set_index("run")["score"].to_dict() == {"A": 2.0, "B": 1.5, "C": 3.0}
-    same = rag.run_correlation(means, means, score_first="score", score_second="score")
+    same = ev.run_correlation(means, means, score_first="score", score_second="score")
     assert same["tau"] == pytest.approx(1.0) and same["runs"] == 3
     reversed_scores = means.assign(score=-means["score"])
-    assert rag.run_correlation(means, reversed_scores, score_first="score", score_second="score")["tau"] == -1.0
-    wins = rag.run_win_rates(preferences_of(SCORES), "P")
-    tau = rag.run_correlation(wins, means, score_first="win_rate", score_second="score")
+    assert ev.run_correlation(means, reversed_scores, score_first="score", score_second="score")["tau"] == -1.0
+    wins = ev.run_win_rates(preferences_of(SCORES), "P")
+    tau = ev.run_correlation(wins, means, score_first="win_rate", score_second="score")
     assert tau["tau"] == pytest.approx(1 / 3)  # A > C > B against C > A > B: two concordant pairs, one discordant
 
 
 def test_errors_name_the_column():
     with pytest.raises(Exception, match="P2"):
-        rag.win_rates(preferences_of(SCORES), "P2")
+        ev.win_rates(preferences_of(SCORES), "P2")
     with pytest.raises(TypeError, match="must hold numbers"):
-        rag.win_rates(preferences_of(SCORES).assign(P="x"), "P")
+        ev.win_rates(preferences_of(SCORES).assign(P="x"), "P")
 
 
 def test_plot_run_rankings():
@@ -70,10 +71,10 @@ def test_plot_run_rankings():
     import matplotlib
 
     matplotlib.use("Agg")
-    wins = rag.run_win_rates(preferences_of(SCORES), "P")
+    wins = ev.run_win_rates(preferences_of(SCORES), "P")
     scores = wins.assign(score=[1.0, 3.0, 2.0])[["run", "score", "rank"]]
     scores["rank"] = scores["score"].rank(ascending=False).astype(int)
-    ax = rag.plot_run_rankings(wins, scores, score_first="win_rate", score_second="score")
+    ax = ev.plot_run_rankings(wins, scores, score_first="win_rate", score_second="score")
     assert "Kendall's tau" in ax.get_title()
     assert len(ax.lines) == 3
 
@@ -91,9 +92,9 @@ def per_topic_scores(topics: int, runs: int, seed: int) -> pd.DataFrame:
 def test_per_topic_tables_are_averaged_over_topics_first():
     scores = per_topic_scores(5, 6, seed=1)
     preferences = preferences_of({qid: dict(zip(topic["run"], topic["score"])) for qid, topic in scores.groupby("qid")})
-    per_topic = rag.run_correlation(rag.win_rates(preferences, "P"), scores,
+    per_topic = ev.run_correlation(ev.win_rates(preferences, "P"), scores,
                                     score_first="win_rate", score_second="score")
-    run_level = rag.run_correlation(rag.run_win_rates(preferences, "P"), rag.mean_run_scores(scores, run="run"),
+    run_level = ev.run_correlation(ev.run_win_rates(preferences, "P"), ev.mean_run_scores(scores, run="run"),
                                     score_first="win_rate", score_second="score")
     assert per_topic == run_level
     assert per_topic["runs"] == 6
@@ -101,38 +102,38 @@ def test_per_topic_tables_are_averaged_over_topics_first():
 
 def test_confidence_adds_a_bootstrap_interval_over_topics():
     scores = per_topic_scores(8, 6, seed=2)
-    same = rag.run_correlation(scores, scores, score_first="score", score_second="score", confidence=0.95)
+    same = ev.run_correlation(scores, scores, score_first="score", score_second="score", confidence=0.95)
     assert same["tau"] == same["tau_low"] == same["tau_high"] == pytest.approx(1.0)
     assert same["topics"] == 8
     other = per_topic_scores(8, 6, seed=3)
-    noisy = rag.run_correlation(scores, other, score_first="score", score_second="score", confidence=0.95)
+    noisy = ev.run_correlation(scores, other, score_first="score", score_second="score", confidence=0.95)
     assert noisy["tau_low"] <= noisy["tau"] <= noisy["tau_high"]
     assert noisy["tau_low"] < noisy["tau_high"]
-    again = rag.run_correlation(scores, other, score_first="score", score_second="score", confidence=0.95)
+    again = ev.run_correlation(scores, other, score_first="score", score_second="score", confidence=0.95)
     assert again == noisy
-    wider = rag.run_correlation(scores, other, score_first="score", score_second="score", confidence=0.99)
+    wider = ev.run_correlation(scores, other, score_first="score", score_second="score", confidence=0.99)
     assert wider["tau_low"] <= noisy["tau_low"] and wider["tau_high"] >= noisy["tau_high"]
     one_topic = scores[scores["qid"] == "t0"]
-    single = rag.run_correlation(one_topic, one_topic, score_first="score", score_second="score", confidence=0.95)
+    single = ev.run_correlation(one_topic, one_topic, score_first="score", score_second="score", confidence=0.95)
     assert np.isnan(single["tau_low"]) and np.isnan(single["tau_high"])
 
 
 def test_run_correlation_errors():
     scores = per_topic_scores(3, 4, seed=4)
-    runs = rag.mean_run_scores(scores, run="run")
+    runs = ev.mean_run_scores(scores, run="run")
     with pytest.raises(ValueError, match="second table has no 'qid'"):
-        rag.run_correlation(scores, runs, score_first="score", score_second="score", confidence=0.95)
+        ev.run_correlation(scores, runs, score_first="score", score_second="score", confidence=0.95)
     with pytest.raises(ValueError, match="same topics"):
-        rag.run_correlation(scores, scores[scores["qid"] != "t0"], score_first="score", score_second="score",
+        ev.run_correlation(scores, scores[scores["qid"] != "t0"], score_first="score", score_second="score",
                             confidence=0.95)
     with pytest.raises(ValueError, match="confidence must lie in"):
-        rag.run_correlation(scores, scores, score_first="score", score_second="score", confidence=95)
+        ev.run_correlation(scores, scores, score_first="score", score_second="score", confidence=95)
     with pytest.raises(ValueError, match="run_correlation: resamples must be a whole number >= 1"):
-        rag.run_correlation(scores, scores, score_first="score", score_second="score", confidence=0.9, resamples=0)
+        ev.run_correlation(scores, scores, score_first="score", score_second="score", confidence=0.9, resamples=0)
     with pytest.raises(ValueError, match="more than one row for qid/run t0, r0"):
-        rag.run_correlation(pd.concat([scores, scores.head(1)]), scores, score_first="score", score_second="score")
+        ev.run_correlation(pd.concat([scores, scores.head(1)]), scores, score_first="score", score_second="score")
     with pytest.raises(Exception, match="win_rate"):
-        rag.run_correlation(scores, scores, score_first="win_rate", score_second="score")
+        ev.run_correlation(scores, scores, score_first="win_rate", score_second="score")
 
 
 
@@ -150,14 +151,14 @@ def test_projected_run_correlation_foresees_tau_over_more_topics():
         steady, noisy = noisy_scores(quality, 60, 0.7, rng), noisy_scores(quality, 60, 2.0, rng)
         few = [f"t{t}" for t in range(8)]
         steady_few, noisy_few = steady[steady["qid"].isin(few)], noisy[noisy["qid"].isin(few)]
-        projected = rag.projected_run_correlation(steady_few, noisy_few, score_first="score", score_second="score",
+        projected = ev.projected_run_correlation(steady_few, noisy_few, score_first="score", score_second="score",
                                                   topics=[8, 20, 60])
         assert projected["topics"].tolist() == [8, 20, 60]
         assert projected.attrs["topics"] == 8 and projected.attrs["runs"] == 30
         assert projected["tau"].is_monotonic_increasing and projected["reliability_second"].is_monotonic_increasing
         assert (projected["reliability_first"] > projected["reliability_second"]).all()  # the noisy side limits tau
-        observed_few = rag.run_correlation(steady_few, noisy_few, score_first="score", score_second="score")["tau"]
-        observed_all = rag.run_correlation(steady, noisy, score_first="score", score_second="score")["tau"]
+        observed_few = ev.run_correlation(steady_few, noisy_few, score_first="score", score_second="score")["tau"]
+        observed_all = ev.run_correlation(steady, noisy, score_first="score", score_second="score")["tau"]
         errors_projected.append(abs(projected["tau"].iloc[-1] - observed_all))
         errors_observed.append(abs(observed_few - observed_all))
     assert np.mean(errors_projected) < np.mean(errors_observed) / 2
@@ -178,14 +179,14 @@ def test_projected_run_correlation_sees_agreement_on_single_topics_fade():
                           for t in range(topics) for r in range(runs)])
             for true in (true_first, true_second)
         )
-        projected = rag.projected_run_correlation(first, second, score_first="score", score_second="score",
+        projected = ev.projected_run_correlation(first, second, score_first="score", score_second="score",
                                                   topics=[topics, 30, 300])
         assert projected["tau"].is_monotonic_decreasing
         assert projected.attrs["deviation_correlation"] > 0.8
         assert projected["tau"].iloc[0] == pytest.approx(2 / np.pi * np.arcsin(projected["correlation"].iloc[0]))
         means = [table.groupby("run")["score"].mean() for table in (first, second)]
         assert projected["correlation"].iloc[0] == pytest.approx(np.corrcoef(*means)[0, 1])
-        observed_taus.append(rag.run_correlation(first, second, score_first="score", score_second="score")["tau"])
+        observed_taus.append(ev.run_correlation(first, second, score_first="score", score_second="score")["tau"])
         projected_taus.append(projected["tau"].iloc[-1])
     assert np.mean(observed_taus) > 0.3
     assert np.mean(projected_taus) < np.mean(observed_taus) / 3
@@ -194,12 +195,12 @@ def test_projected_run_correlation_sees_agreement_on_single_topics_fade():
 def test_projected_run_correlation_of_scores_that_never_change_between_topics():
     scores = pd.DataFrame([{"qid": f"t{t}", "run": f"r{r}", "score": float(r)} for t in range(3) for r in range(4)])
     reversed_scores = scores.assign(score=-scores["score"])
-    projected = rag.projected_run_correlation(scores, reversed_scores, score_first="score", score_second="score",
+    projected = ev.projected_run_correlation(scores, reversed_scores, score_first="score", score_second="score",
                                               topics=50)
     assert projected["reliability_first"].iloc[0] == projected["reliability_second"].iloc[0] == pytest.approx(1.0)
     assert projected["tau"].iloc[0] == pytest.approx(-1.0)
     pure_noise = noisy_scores(np.zeros(8), 4, 1.0, np.random.default_rng(3))
-    noise_only = rag.projected_run_correlation(pure_noise, pure_noise.assign(score=-pure_noise["score"]),
+    noise_only = ev.projected_run_correlation(pure_noise, pure_noise.assign(score=-pure_noise["score"]),
                                                score_first="score", score_second="score", topics=[10])
     assert noise_only["reliability_first"].isna().all() and noise_only["tau"].isna().all()
 
@@ -208,19 +209,19 @@ def test_projected_run_correlation_errors():
     scores = per_topic_scores(3, 4, seed=4)
     with pytest.raises(ValueError, match="projected_run_correlation: a projection needs per-topic tables, but the "
                                          "second table has no 'qid'"):
-        rag.projected_run_correlation(scores, rag.mean_run_scores(scores, run="run"), score_first="score",
+        ev.projected_run_correlation(scores, ev.mean_run_scores(scores, run="run"), score_first="score",
                                       score_second="score", topics=10)
     with pytest.raises(ValueError, match="same topics"):
-        rag.projected_run_correlation(scores, scores[scores["qid"] != "t0"], score_first="score",
+        ev.projected_run_correlation(scores, scores[scores["qid"] != "t0"], score_first="score",
                                       score_second="score", topics=10)
     one_topic = scores[scores["qid"] == "t0"]
     with pytest.raises(ValueError, match="at least two topics and three runs .* found 1 topics and 4 runs"):
-        rag.projected_run_correlation(one_topic, one_topic, score_first="score", score_second="score", topics=10)
+        ev.projected_run_correlation(one_topic, one_topic, score_first="score", score_second="score", topics=10)
     for topics in (0, True, "10", 10.0, [], [10, 2.5]):
         with pytest.raises(ValueError, match="topics must be a positive integer"):
-            rag.projected_run_correlation(scores, scores, score_first="score", score_second="score", topics=topics)
+            ev.projected_run_correlation(scores, scores, score_first="score", score_second="score", topics=topics)
     with pytest.raises(Exception, match="projected_run_correlation \\(first table\\).*win_rate"):
-        rag.projected_run_correlation(scores, scores, score_first="win_rate", score_second="score", topics=10)
+        ev.projected_run_correlation(scores, scores, score_first="win_rate", score_second="score", topics=10)
 
 
 # ``rag-axioms runs``: the command line over real files
@@ -338,7 +339,7 @@ def test_nugget_assignments_refuse_an_empty_file_and_answers_that_are_not_text(t
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
     with pytest.raises(ValueError, match="empty.jsonl:1: no nugget assignments"):
-        rag.load_nugget_assignments(empty)
+        rag.judgments.load_nugget_assignments(empty)
     assert main(["runs", "--nuggets", str(empty), "--axioms", "LEN1"]) == 2
     assert "empty.jsonl:1: no nugget assignments" in capsys.readouterr().err
     _, nuggets = write_runs(tmp_path, nugget_support={"long": 3, "middle": 1, "short": 2})
@@ -349,21 +350,21 @@ def test_nugget_assignments_refuse_an_empty_file_and_answers_that_are_not_text(t
     numeric = tmp_path / "numeric.jsonl"
     numeric.write_text("\n".join(lines) + "\n")
     with pytest.raises(ValueError, match="numeric.jsonl:2: field 'answer_text' must be a string, not int 17"):
-        rag.load_nugget_assignments(numeric)
+        rag.judgments.load_nugget_assignments(numeric)
 
 
 def test_mean_run_scores_rank_runs_without_a_score_last_and_refuse_two_rows_per_topic():
     scores = pd.DataFrame({"qid": ["1", "1", "1"], "docno": ["A", "B", "C"], "score": [0.5, 0.2, np.nan]})
-    table = rag.mean_run_scores(scores)
+    table = ev.mean_run_scores(scores)
     assert table["run"].tolist() == ["A", "B", "C"] and table["topics"].tolist() == [1, 1, 0]
     assert table["rank"].tolist()[:2] == [1, 2] and pd.isna(table["rank"].iloc[2])
     twice = pd.DataFrame({"qid": ["1", "1", "2", "2", "2"], "docno": list("ABABB"), "score": [1, 0, 0, 1, 1.0]})
     with pytest.raises(ValueError, match="mean_run_scores: more than one row for qid/docno 2, B"):
-        rag.mean_run_scores(twice)
+        ev.mean_run_scores(twice)
     with pytest.raises(ValueError, match="mean_run_scores: column 'score' must hold numbers"):
-        rag.mean_run_scores(scores.assign(score=["x", 1, 2]))
+        ev.mean_run_scores(scores.assign(score=["x", 1, 2]))
     with pytest.raises(ValueError, match="run_correlation \\(first table\\): column 'score' must hold numbers"):
-        rag.run_correlation(scores.assign(score=["x", 1, 2]).rename(columns={"docno": "run"}),
+        ev.run_correlation(scores.assign(score=["x", 1, 2]).rename(columns={"docno": "run"}),
                             scores.rename(columns={"docno": "run"}), score_first="score", score_second="score")
 
 
@@ -371,7 +372,7 @@ def test_mean_run_scores_count_the_topics_with_a_score():
     scores = pd.DataFrame(
         {"qid": ["1", "2", "1", "2"], "docno": ["A", "A", "B", "B"], "score": [0.5, np.nan, 0.2, 0.4]}
     )
-    table = rag.mean_run_scores(scores).set_index("run")
+    table = ev.mean_run_scores(scores).set_index("run")
     assert table["topics"].to_dict() == {"A": 1, "B": 2}
     assert table["score"].to_dict() == pytest.approx({"A": 0.5, "B": 0.3})
 
@@ -379,7 +380,7 @@ def test_mean_run_scores_count_the_topics_with_a_score():
 def test_win_rates_list_topics_together_and_runs_in_order_of_first_appearance():
     pairs = pd.DataFrame({"qid": list("121212"), "docno_a": ["A", "A", "A", "A", "B", "B"],
                           "docno_b": ["B", "B", "C", "C", "C", "C"], "X": [1.0] * 6})
-    table = rag.win_rates(pairs, "X")
+    table = ev.win_rates(pairs, "X")
     assert table[["qid", "run", "wins"]].values.tolist() == [
         ["1", "A", 2], ["1", "B", 1], ["1", "C", 0], ["2", "A", 2], ["2", "B", 1], ["2", "C", 0],
     ]
@@ -390,8 +391,8 @@ def test_projected_run_correlation_leaves_out_a_topic_one_table_does_not_score()
     quality = rng.normal(0, 1, 8)
     first, second = noisy_scores(quality, 5, 0.5, rng), noisy_scores(quality, 5, 1.0, rng)
     unscored = second.assign(score=second["score"].where(second["qid"] != "t4"))
-    projected = rag.projected_run_correlation(first, unscored, score_first="score", score_second="score", topics=10)
-    four = rag.projected_run_correlation(first[first["qid"] != "t4"], second[second["qid"] != "t4"],
+    projected = ev.projected_run_correlation(first, unscored, score_first="score", score_second="score", topics=10)
+    four = ev.projected_run_correlation(first[first["qid"] != "t4"], second[second["qid"] != "t4"],
                                          score_first="score", score_second="score", topics=10)
     assert projected.attrs["topics"] == 4 and projected.attrs["runs"] == 8
     assert projected.equals(four)

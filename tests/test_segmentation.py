@@ -12,11 +12,17 @@ import pandas as pd
 import pytest
 
 from pyterrier_rag_axioms import CLAR2, COH1, COH2, CONS1, CONS2, CORR1, CORR4, COV1, COV3
-from pyterrier_rag_axioms.tools.long_texts import split_text
-from pyterrier_rag_axioms.tools.segmentation import citation_spans, link_spans, markup_spans, segment_starts, segments
-from pyterrier_rag_axioms.tools.syllables import syllable_count
 from pyterrier_rag_axioms.tools.terms import term_extractor
 from pyterrier_rag_axioms.tools.text import NounChunkAspects, resolve_aspects, text_analyzer
+from pyterrier_rag_axioms.tools.text.long_texts import split_text
+from pyterrier_rag_axioms.tools.text.segmentation import (
+    citation_spans,
+    link_spans,
+    markup_spans,
+    segment_starts,
+    segments,
+)
+from pyterrier_rag_axioms.tools.text.syllables import syllable_count
 from pyterrier_rag_axioms.tools.triples import subject_verb_object_triples
 
 SHIPPED_PATH = Path(__file__).resolve().parents[1] / "data" / "llm_texts.json"

@@ -20,7 +20,7 @@ import pytest
 from spacy.attrs import DEP, ENT_IOB, ENT_TYPE, HEAD, LEMMA, MORPH, ORTH, POS, SENT_START, TAG
 
 import pyterrier_rag_axioms as rag
-from pyterrier_rag_axioms.tools.similarity import sentence_similarity
+from pyterrier_rag_axioms.tools.embeddings.similarity import sentence_similarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]

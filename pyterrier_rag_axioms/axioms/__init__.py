@@ -1,1 +1,45 @@
-"""The axioms, one module per utility dimension."""
+"""The axioms: one module per utility dimension (coverage, correctness, coherence, consistency,
+clarity), length, the oracles, and ``gen/`` by retrieval family; no combinators, rankers or tools.
+
+Each axiom registers itself in :mod:`~pyterrier_rag_axioms.registry` when its class is defined, and
+is importable from here (and from ``pyterrier_rag_axioms``) under its short and its long name. The
+modules are imported in the order of the registry's tables.
+"""
+
+from pyterrier_rag_axioms.axioms._base import (
+    Axiom,
+    FeatureAxiom,
+    compare_with_margin,
+    context_readers,
+    parameter,
+    parameters,
+    parameters_repr,
+    resolve_parameters,
+    resolve_tool,
+    signature_repr,
+    warn_about_contexts,
+)
+
+# isort: off
+from pyterrier_rag_axioms.axioms import length  # noqa: F401  (each module registers its axioms)
+from pyterrier_rag_axioms.axioms import coherence  # noqa: F401
+from pyterrier_rag_axioms.axioms import coverage  # noqa: F401
+from pyterrier_rag_axioms.axioms import consistency  # noqa: F401
+from pyterrier_rag_axioms.axioms import correctness  # noqa: F401
+from pyterrier_rag_axioms.axioms import clarity  # noqa: F401
+from pyterrier_rag_axioms.axioms import gen  # noqa: F401
+from pyterrier_rag_axioms.axioms import oracles  # noqa: F401
+# isort: on
+from pyterrier_rag_axioms.registry import AXIOMS
+
+#: Every axiom class under its short name and its long (class) name.
+AXIOM_NAMES: dict[str, type[Axiom]] = {
+    name: cls for short_name, cls in AXIOMS.items() for name in (short_name, cls.__name__)
+}
+globals().update(AXIOM_NAMES)
+
+__all__ = [
+    "AXIOM_NAMES", "Axiom", "FeatureAxiom", "compare_with_margin", "context_readers", "parameter", "parameters",
+    "parameters_repr", "resolve_parameters", "resolve_tool", "signature_repr", "warn_about_contexts",
+    *AXIOM_NAMES,
+]

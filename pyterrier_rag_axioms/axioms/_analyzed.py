@@ -8,10 +8,10 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from pyterrier_rag_axioms.base import FeatureAxiom, parameter, parameters, resolve_tool
+from pyterrier_rag_axioms.axioms._base import FeatureAxiom, parameter, parameters, resolve_tool
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.cache import derived_key
-from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity, resolve_sentence_similarity
+from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity, resolve_sentence_similarity
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
 
 

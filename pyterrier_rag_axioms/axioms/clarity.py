@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from pyterrier_rag_axioms.axioms._analyzed import TextFeatureAxiom
-from pyterrier_rag_axioms.base import FeatureAxiom, parameter, parameters
+from pyterrier_rag_axioms.axioms._base import FeatureAxiom, parameter, parameters
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.grammar import DEFAULT_TIMEOUT, GrammarChecker
 from pyterrier_rag_axioms.tools.grammar import grammar_checker as shared_grammar_checker
@@ -28,6 +28,7 @@ class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
     """
 
     short_name = "CLAR1"
+    registry_group = "rag"
     default_margin_fraction = 0.1
     prefer_higher = False
 
@@ -65,6 +66,7 @@ class FleschReadingEaseClarityAxiom(TextFeatureAxiom):
     """
 
     short_name = "CLAR2"
+    registry_group = "rag"
     default_margin_fraction = 0.0
 
     #: Prefer the *lower* reading ease, as the paper's Eq. 11 does.

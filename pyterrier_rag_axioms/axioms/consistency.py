@@ -25,6 +25,7 @@ class AspectSimilaritySentenceCountConsistencyAxiom(AspectSentenceCoverageAxiom)
     """
 
     short_name = "CONS1"
+    registry_group = "rag"
     default_margin_fraction = 0.5
     needs_context = True
 
@@ -49,6 +50,7 @@ class RougeConsistencyAxiom(AnalyzedFeatureAxiom):
     """
 
     short_name = "CONS2"
+    registry_group = "rag"
     default_margin_fraction = 0.1
     needs_context = True
 
@@ -87,6 +89,7 @@ class EntityContradictionConsistencyAxiom(TextFeatureAxiom):
     """
 
     short_name = "CONS3"
+    registry_group = "rag"
     default_margin_fraction = 0.2
     prefer_higher = False
 

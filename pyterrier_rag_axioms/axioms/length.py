@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyterrier_rag_axioms.base import FeatureAxiom
+from pyterrier_rag_axioms.axioms._base import FeatureAxiom
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.lexical import words
 

@@ -1,7 +1,7 @@
 """Oracle axioms: preferences derived from human or LLM judgments instead of from the texts.
 
 They let researchers compare the RAG axioms with judgments, and rank responses by what judges
-said. Each oracle reads its judgments from local files (see :mod:`pyterrier_rag_axioms.datasets`)
+said. Each oracle reads its judgments from local files (see :mod:`pyterrier_rag_axioms.judgments.dataset`)
 when it is built, and matches the responses it is given to judged responses:
 
 1. by ids: ``qid`` and ``docno`` (the topic and the run or response id of the judgments file);
@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms.base import Axiom, FeatureAxiom, compare_with_margin, parameter, parameters
+from pyterrier_rag_axioms.axioms._base import Axiom, FeatureAxiom, compare_with_margin, parameter, parameters
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.judgments import (
     CROWDRAG_DIMENSIONS,
@@ -127,6 +127,7 @@ class TrecRagNuggetAxiom(FeatureAxiom):
     """
 
     short_name = "TREC_RAG_NUGGET"
+    registry_group = "oracle"
     default_margin_fraction = 0.0
 
     #: The nugget assignments file (JSON lines, gzip or not), or the frame of
@@ -167,6 +168,7 @@ class TrecRagLlmOrigAxiom(FeatureAxiom):
     """
 
     short_name = "TREC_RAG_LLM_ORIG"
+    registry_group = "oracle"
     default_margin_fraction = 0.0
 
     #: The LLM ratings file, or the frame of :func:`~pyterrier_rag_axioms.judgments.load_llm_ratings`.
@@ -197,6 +199,7 @@ class TrecRagCrowdAxiom(Axiom):
     """
 
     short_name = "TREC_RAG_CROWD"
+    registry_group = "oracle"
     default_margin_fraction = 0.1
 
     #: The ratings file, or the frame of :func:`~pyterrier_rag_axioms.judgments.load_crowdrag_judgments`.

@@ -52,7 +52,7 @@ def is_input_error(error: BaseException) -> bool:
         getattr(sys.modules.get(module), name, None)
         for module, name in [
             ("pyterrier.validate", "InputValidationError"),
-            ("pyterrier_rag_axioms.tools.grammar", "LanguageToolError"),
+            ("pyterrier_rag_axioms.tools.grammar.client", "LanguageToolError"),
             ("pyterrier_rag_axioms.tools.arguments", "TargerUnavailableError"),
         ]
     ]

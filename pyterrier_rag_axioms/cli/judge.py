@@ -35,7 +35,7 @@ def answering_languagetool_url() -> str | None:
 
     Otherwise ``None``, after saying that CLAR1 is left out and how to include it.
     """
-    from pyterrier_rag_axioms.languagetool import answers, default_url
+    from pyterrier_rag_axioms.tools.grammar.languagetool import answers, default_url
 
     url = default_url()
     if answers(url, timeout=5.0):

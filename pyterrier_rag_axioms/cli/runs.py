@@ -2,7 +2,7 @@
 
 The responses of a file come from several runs, one response per run and topic, with the run id
 as ``docno`` (as in TREC 2024 RAG answers). The judge compares every pair of a topic's responses;
-each run's win rate per topic is averaged over topics (:func:`~pyterrier_rag_axioms.runs.run_win_rates`).
+each run's win rate per topic is averaged over topics (:func:`~pyterrier_rag_axioms.evaluation.run_win_rates`).
 With ``--nuggets`` (TREC 2024 RAG nugget assignments), the runs' mean nugget score stands next to
 it, with Kendall's tau between both rankings and its bootstrap interval over topics; the
 assignment file alone can also be the input, as it holds the answers.
@@ -84,11 +84,11 @@ def runs_main(argv: Sequence[str]) -> int:
     """Rank the runs of a response file by win rate; with ``--nuggets``, next to their mean nugget score."""
     args = build_parser().parse_args(argv)
 
-    from pyterrier_rag_axioms._bootstrap import check_confidence
+    from pyterrier_rag_axioms.evaluation import mean_run_scores, mean_win_rates, run_correlation, win_rates
+    from pyterrier_rag_axioms.evaluation.bootstrap import check_confidence
     from pyterrier_rag_axioms.frames import response_frame
     from pyterrier_rag_axioms.io import check_output_path, format_of, read_responses, write_frame
     from pyterrier_rag_axioms.judgments import load_nugget_assignments, nugget_scores
-    from pyterrier_rag_axioms.runs import mean_run_scores, mean_win_rates, run_correlation, win_rates
 
     if args.input is None and args.nuggets is None:
         raise CommandLineError("give a response file whose docno is the run id, or --nuggets FILE, or both")

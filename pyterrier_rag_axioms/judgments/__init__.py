@@ -12,7 +12,7 @@ the suffix does not matter), and returns a response frame or a preference frame 
 - :func:`load_topics`: a TREC RAG topics file (``qid<TAB>query``).
 - :func:`load_run_file`: a TREC 2024 RAG run file (JSON lines of the track's format).
 
-The PyTerrier dataset over the nugget judgments is in :mod:`pyterrier_rag_axioms.datasets`.
+The PyTerrier dataset over the nugget judgments is in :mod:`pyterrier_rag_axioms.judgments.dataset`.
 """
 
 from pyterrier_rag_axioms.judgments.crowdrag import (
@@ -22,6 +22,7 @@ from pyterrier_rag_axioms.judgments.crowdrag import (
     load_crowdrag_responses,
     load_llm_ratings,
 )
+from pyterrier_rag_axioms.judgments.dataset import trec_rag_2024_dataset
 from pyterrier_rag_axioms.judgments.trec_rag import (
     DEFAULT_QRELS_SCALE,
     NUGGET_ASSIGNMENT_SCORES,
@@ -41,5 +42,5 @@ __all__ = [
     "CROWDRAG_DIMENSIONS", "DEFAULT_QRELS_SCALE", "JUDGMENT_COLUMNS", "NUGGET_ASSIGNMENT_SCORES",
     "NUGGET_IMPORTANCE_WEIGHTS", "NUGGET_SCORE_TYPES", "NuggetScoreType", "load_crowdrag_judgments",
     "load_crowdrag_responses", "load_llm_ratings", "load_nugget_assignments", "load_run_file", "load_topics",
-    "nugget_qrels", "nugget_score", "nugget_scores", "render_answer",
+    "nugget_qrels", "nugget_score", "nugget_scores", "render_answer", "trec_rag_2024_dataset",
 ]

@@ -8,9 +8,14 @@ decides: an input ``rank`` (ascending) or ``score`` (descending) of a response f
 else the input order.
 """
 
+from pyterrier_rag_axioms.registry import RANKERS, RERANKERS, set_pivot_rules
 from pyterrier_rag_axioms.reranking._candidates import PIVOTS, RESULT_COLUMNS, Candidates, Pivot, Source
 from pyterrier_rag_axioms.reranking.counting import AxiomaticReranker, PreferenceCountReranker
 from pyterrier_rag_axioms.reranking.kwiksort import KwikSort
+
+RANKERS.update(kwiksort=KwikSort, count=PreferenceCountReranker)
+RERANKERS.update(axiomatic=AxiomaticReranker)
+set_pivot_rules(PIVOTS)
 
 __all__ = [
     "PIVOTS",

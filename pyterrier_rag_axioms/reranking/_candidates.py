@@ -11,7 +11,7 @@ import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.aggregation import Combinator
-from pyterrier_rag_axioms.base import Axiom, warn_about_contexts
+from pyterrier_rag_axioms.axioms import Axiom, warn_about_contexts
 from pyterrier_rag_axioms.frames import (
     NAMES_ATTR,
     ResponseTable,

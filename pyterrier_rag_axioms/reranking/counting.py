@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms._parallel import QueryParallel
-from pyterrier_rag_axioms.base import signature_repr
+from pyterrier_rag_axioms.axioms import signature_repr
+from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.reranking._candidates import (
     Candidates,
     Pivot,

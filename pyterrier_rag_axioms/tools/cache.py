@@ -7,7 +7,7 @@ file again, a ``.parallel`` worker) reads it instead of loading and running the 
 - what :class:`~pyterrier_rag_axioms.tools.text.TextAnalyzer` derives from a parse (sentence
   texts, words, noun chunks, entities, lemmas, subject-verb distances, negated entities), field
   by field, as JSON;
-- the embeddings of :class:`~pyterrier_rag_axioms.tools.similarity.SentenceSimilarity`, as
+- the embeddings of :class:`~pyterrier_rag_axioms.tools.embeddings.SentenceSimilarity`, as
   little-endian float32 blobs.
 
 Every entry is keyed by a *namespace*, the SHA-256 of a JSON description of the model identity

@@ -1,7 +1,7 @@
 """Similarity of terms, for the semantic retrieval axioms (STMC1, STMC2, REG, ANTI-REG).
 
 By default a term's similarity to another is the cosine of their embeddings from the shared
-sentence encoder (:class:`~pyterrier_rag_axioms.tools.similarity.SentenceSimilarity`, which
+sentence encoder (:class:`~pyterrier_rag_axioms.tools.embeddings.SentenceSimilarity`, which
 embeds each distinct string once per process). Any other measure plugs in as a
 :class:`TermSimilarity`, e.g. WordNet's Wu-Palmer similarity through
 :class:`FunctionTermSimilarity`.
@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from pyterrier_rag_axioms.tools._shared import SharedTool
-from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity, resolve_sentence_similarity
+from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity, resolve_sentence_similarity
 
 
 class TermSimilarity(ABC):

@@ -27,7 +27,7 @@ import numpy as np
 from pyterrier_rag_axioms.tools._shared import SharedTool
 from pyterrier_rag_axioms.tools.cache import derived_key
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
-from pyterrier_rag_axioms.tools.words import lemma
+from pyterrier_rag_axioms.tools.text.words import lemma
 
 if TYPE_CHECKING:
     import snowballstemmer

@@ -11,7 +11,7 @@ Rules all GEN_* axioms keep:
   and neither does a request without terms for the axioms that read the request.
 - Axioms marked with the length precondition compare only responses whose lengths lie within
   10 % of each other (``|len_a - len_b| <= 0.1 * max(len_a, len_b)``); other pairs get 0.
-- ``margin_fraction`` works as in :func:`~pyterrier_rag_axioms.base.compare_with_margin`:
+- ``margin_fraction`` works as in :func:`~pyterrier_rag_axioms.axioms._base.compare_with_margin`:
   ``x_a`` and ``x_b`` tie when ``|x_a - x_b| <= margin_fraction * max(|x_a|, |x_b|)``. Each axiom
   says which values it compares with it.
 """
@@ -53,6 +53,7 @@ from pyterrier_rag_axioms.axioms.gen.term_frequency import (
     GenerativeTfc1Axiom,
     GenerativeTfLncAxiom,
 )
+from pyterrier_rag_axioms.registry import order_group
 
 GEN_TFC1 = GenerativeTfc1Axiom
 GEN_LNC1 = GenerativeLnc1Axiom
@@ -85,6 +86,8 @@ GENERATIVE_RETRIEVAL_AXIOMS: dict[str, type[GenerativeRetrievalAxiom]] = {
         GEN_QTArg, GEN_QTPArg, GEN_aSL,
     )
 }
+
+order_group("gen", tuple(GENERATIVE_RETRIEVAL_AXIOMS))  # the registry lists them in this order too
 
 __all__ = [
     "GENERATIVE_RETRIEVAL_AXIOMS", "LENGTH_MARGIN_FRACTION", "GenerativeRetrievalAxiom",

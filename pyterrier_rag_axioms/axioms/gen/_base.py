@@ -12,9 +12,16 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
-from pyterrier_rag_axioms.base import Axiom, FeatureAxiom, compare_with_margin, parameter, parameters, resolve_tool
+from pyterrier_rag_axioms.axioms._base import (
+    Axiom,
+    FeatureAxiom,
+    compare_with_margin,
+    parameter,
+    parameters,
+    resolve_tool,
+)
 from pyterrier_rag_axioms.frames import ResponseTable
-from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity
+from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity
 from pyterrier_rag_axioms.tools.term_similarity import TermSimilarity, resolve_term_similarity
 from pyterrier_rag_axioms.tools.terms import Stemmer, TermExtractor, TermProfile, resolve_term_extractor, term_extractor
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
@@ -54,6 +61,8 @@ def _same(codes: np.ndarray, table: ResponseTable) -> np.ndarray:
 @parameters
 class GenerativeRetrievalAxiom(Axiom):
     """Base of the GEN_* axioms: a retrieval axiom with the request as query and responses as documents."""
+
+    registry_group = "gen"
 
     #: Whether the axiom reads the request's terms.
     uses_query: ClassVar[bool] = True

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from pyterrier_rag_axioms.axioms._base import parameter, parameters, resolve_tool
 from pyterrier_rag_axioms.axioms.gen._base import GenerativeRetrievalFeatureAxiom, Profiles
-from pyterrier_rag_axioms.base import parameter, parameters, resolve_tool
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.arguments import ArgumentTagger, ArgumentUnit, resolve_argument_tagger
 from pyterrier_rag_axioms.tools.terms import TermProfile

@@ -7,13 +7,13 @@ from typing import ClassVar
 
 import numpy as np
 
+from pyterrier_rag_axioms.axioms._base import compare_with_margin
 from pyterrier_rag_axioms.axioms.gen._base import (
     GenerativeRetrievalFeatureAxiom,
     Profiles,
     _query_term_frequencies,
     _SemanticAxiom,
 )
-from pyterrier_rag_axioms.base import compare_with_margin
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.terms import TermProfile
 

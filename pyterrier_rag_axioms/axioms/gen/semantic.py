@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pyterrier as pt
 
+from pyterrier_rag_axioms.axioms._base import compare_with_margin
 from pyterrier_rag_axioms.axioms.gen._base import GenerativeRetrievalFeatureAxiom, Profiles, _SemanticAxiom
-from pyterrier_rag_axioms.base import compare_with_margin
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.terms import TermProfile
 

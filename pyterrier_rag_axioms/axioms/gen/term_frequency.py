@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from pyterrier_rag_axioms.axioms._base import compare_with_margin
 from pyterrier_rag_axioms.axioms.gen._base import (
     GenerativeRetrievalAxiom,
     GenerativeRetrievalFeatureAxiom,
     Profiles,
     _query_term_frequencies,
 )
-from pyterrier_rag_axioms.base import compare_with_margin
 from pyterrier_rag_axioms.frames import ResponseTable
 
 

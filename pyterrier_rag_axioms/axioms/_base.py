@@ -1,0 +1,297 @@
+"""Base classes of all axioms: the transformer contract and the margin comparison."""
+
+from __future__ import annotations
+
+import inspect
+import numbers
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, TypeVar
+
+import numpy as np
+import pandas as pd
+import pyterrier as pt
+
+from pyterrier_rag_axioms.frames import (
+    NAMES_ATTR,
+    PAIR_COLUMNS,
+    ResponseTable,
+    preference_frame,
+    response_frame,
+    restore_names,
+    warn_joined_context,
+    warn_missing_context,
+)
+from pyterrier_rag_axioms.parallel import QueryParallel
+from pyterrier_rag_axioms.registry import register_axiom
+from pyterrier_rag_axioms.tools.cache import flush_caches
+
+T = TypeVar("T")
+
+#: The modules whose axiom classes register themselves (see :mod:`~pyterrier_rag_axioms.registry`).
+_AXIOM_MODULES = ("pyterrier_rag_axioms.axioms.",)
+
+
+def compare_with_margin(
+    values_a: np.ndarray,
+    values_b: np.ndarray,
+    *,
+    margin_fraction: float,
+    prefer_higher: bool = True,
+) -> np.ndarray:
+    """Vectorised preferences from per-response values: +1 prefers a, -1 prefers b, 0 ties.
+
+    Two values tie when ``|a - b| <= margin_fraction * max(|a|, |b|)``; with a margin of 0 only
+    equal values tie. An infinite value is beyond any finite one (equal infinities tie). A NaN on
+    either side gives 0. This is the one margin rule of the package.
+    """
+    values_a = np.asarray(values_a, dtype=float)
+    values_b = np.asarray(values_b, dtype=float)
+    with np.errstate(invalid="ignore"):
+        difference = values_a - values_b
+        tolerance = margin_fraction * np.maximum(np.abs(values_a), np.abs(values_b))
+        decisive = (np.abs(difference) > tolerance) | np.isinf(difference)
+    preferences = np.where(decisive, np.sign(difference), 0.0)
+    preferences[np.isnan(difference)] = 0.0
+    if not prefer_higher:
+        preferences = -preferences
+    return preferences + 0.0  # turns -0.0 into 0.0
+
+
+def parameter(
+    default: Any = None,
+    *,
+    resolve: Callable[[Any, Any], Any] | None = None,
+    shown: Callable[[Any], Any] | None = None,
+    always_shown: bool = False,
+) -> Any:
+    """Declare one keyword-only constructor parameter of a :func:`parameters` class.
+
+    Args:
+        default: the default argument.
+        resolve: ``resolve(transformer, argument)`` gives the value stored under the parameter's
+            name (e.g. a shared tool for a model name); applied once, after all arguments are set.
+        shown: how the stored value shows in ``repr`` (default: itself).
+        always_shown: show the value in ``repr`` even where it is the default's.
+    """
+    return field(default=default, metadata={"resolve": resolve, "shown": shown, "always_shown": always_shown})
+
+
+def parameters(cls: type[T]) -> type[T]:
+    """Declare a class's annotated attributes as its keyword-only constructor parameters, stored under their own names.
+
+    The constructor, ``pt.inspect.transformer_attributes`` and ``repr`` (see
+    :func:`parameters_repr`) all come from the one declaration.
+    """
+    return dataclass(kw_only=True, eq=False, repr=False)(cls)
+
+
+def resolve_parameters(transformer: Any) -> None:
+    """Replace each declared argument by its resolved value (see :func:`parameter`)."""
+    for declared in fields(transformer):
+        resolve = declared.metadata.get("resolve")
+        if resolve is not None:
+            setattr(transformer, declared.name, resolve(transformer, getattr(transformer, declared.name)))
+
+
+def parameters_repr(transformer: Any, label: str | None = None) -> str:
+    """``label(p=v, ...)`` for the declared parameters whose values differ from their defaults' (``verbose`` never).
+
+    ``name`` comes last; a parameter declared ``always_shown`` is shown with any value.
+    """
+    shown_parameters = []
+    for declared in sorted(fields(transformer), key=lambda declared: declared.name == "name"):
+        if declared.name == "verbose":
+            continue
+        resolve, show = declared.metadata.get("resolve"), declared.metadata.get("shown") or (lambda value: value)
+        value = show(getattr(transformer, declared.name))
+        default = declared.default if resolve is None else resolve(transformer, declared.default)
+        if declared.metadata.get("always_shown") or not _same(value, show(default)):
+            shown_parameters.append(f"{declared.name}={value!r}")
+    return f"{label or type(transformer).__name__}({', '.join(shown_parameters)})"
+
+
+def resolve_tool(resolve: Callable[[Any], Any]) -> Callable[[Any, Any], Any]:
+    """A :func:`parameter` resolver from a one-argument tool resolver (e.g. a model name to its shared tool)."""
+    return lambda transformer, argument: resolve(argument)
+
+
+def signature_repr(transformer: Any) -> str:
+    """``Class(...)`` from the constructor's signature and the values stored under the parameters' names.
+
+    Positional arguments always show; keyword arguments where they differ from their defaults;
+    ``verbose`` never.
+    """
+    parts = []
+    for declared in list(inspect.signature(type(transformer).__init__).parameters.values())[1:]:
+        value = getattr(transformer, declared.name)
+        if declared.kind is inspect.Parameter.VAR_POSITIONAL:
+            parts.extend(map(repr, value))
+        elif declared.default is inspect.Parameter.empty:
+            parts.append(repr(value))
+        elif declared.name != "verbose" and not _same(value, declared.default):
+            parts.append(f"{declared.name}={value!r}")
+    return f"{type(transformer).__name__}({', '.join(parts)})"
+
+
+def _same(value: Any, default: Any) -> bool:
+    if value is default:
+        return True
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):  # e.g. arrays or frames
+        return False
+
+
+def _margin(axiom: Axiom, margin_fraction: float | None) -> float:
+    if margin_fraction is None:
+        return axiom.default_margin_fraction
+    if isinstance(margin_fraction, bool) or not isinstance(margin_fraction, numbers.Real) or not margin_fraction >= 0:
+        name = getattr(axiom, "short_name", None) or type(axiom).__name__
+        raise ValueError(f"{name}: margin_fraction must be a number >= 0, not {margin_fraction!r}")
+    return float(margin_fraction)
+
+
+def _check_keyword_arguments(cls: type, positional: tuple, arguments: dict[str, Any]) -> None:
+    """Constructor arguments that ``cls`` does not take, reported under its short name (or class name)."""
+    label = getattr(cls, "short_name", None) or cls.__name__
+    accepted = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    if any(declared.kind is inspect.Parameter.VAR_KEYWORD for declared in accepted):
+        return
+    names = [declared.name for declared in accepted if declared.kind is not inspect.Parameter.VAR_POSITIONAL]
+    takes_positional = any(declared.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                             inspect.Parameter.VAR_POSITIONAL) for declared in accepted)
+    if positional and not takes_positional:
+        raise TypeError(
+            f"{label} takes keyword arguments only, e.g. {label}({names[0]}=...), "
+            f"but got {len(positional)} positional argument{'s' if len(positional) > 1 else ''}: "
+            f"{', '.join(map(repr, positional))}"
+        )
+    unknown = [name for name in arguments if name not in names]
+    if unknown:
+        raise TypeError(f"{label} has no argument {unknown[0]!r}; its arguments: {', '.join(names)}")
+
+
+@parameters
+class Axiom(QueryParallel, pt.Transformer, ABC):
+    """A pairwise rule over responses to the same request, as a PyTerrier transformer.
+
+    Given a response frame, an axiom builds all pairs of each query's responses; given a
+    preference frame, it fills the pairs listed there. Either way it adds one float column named
+    ``name``: ``+1.0`` prefers response a, ``-1.0`` prefers response b, ``0.0`` no preference.
+    Constructor parameters are keyword-only and declared once per class (:func:`parameters`).
+    """
+
+    #: The short name, e.g. ``"COV1"``; the default ``name`` of the preference column.
+    short_name: ClassVar[str]
+    #: The documented default of ``margin_fraction``.
+    default_margin_fraction: ClassVar[float] = 0.0
+    #: Whether the axiom reads the retrieved context (and gives no preference without one).
+    needs_context: ClassVar[bool] = False
+    #: Whether the axiom reads citation markers as the numbers of the context's passages.
+    cites_passages: ClassVar[bool] = False
+    #: The table of :mod:`~pyterrier_rag_axioms.registry` the axiom is listed in: ``"rag"`` (the
+    #: paper's axioms), ``"extra"``, ``"gen"`` or ``"oracle"``.
+    registry_group: ClassVar[str] = "extra"
+
+    #: Relative difference within which two values tie (default: the axiom's documented margin).
+    margin_fraction: float | None = parameter(None, resolve=_margin, always_shown=True)
+    #: Name of the preference column (default: the axiom's short name).
+    name: str | None = parameter(None, resolve=lambda axiom, name: axiom.default_name() if name is None else name)
+    #: Show progress of long work.
+    verbose: bool = parameter(False)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # An axiom of this package registers itself where its class is defined: adding an axiom
+        # touches its dimension's module only.
+        super().__init_subclass__(**kwargs)
+        if "short_name" in cls.__dict__ and cls.__module__.startswith(_AXIOM_MODULES):
+            register_axiom(cls, cls.registry_group)
+
+    def __new__(cls, *positional: Any, **arguments: Any) -> Axiom:
+        # The constructor comes from the class that declares the parameters, so Python's own
+        # errors would name that class (``Axiom.__init__() takes 1 positional argument``).
+        if positional or arguments:
+            _check_keyword_arguments(cls, positional, arguments)
+        return super().__new__(cls)
+
+    def __post_init__(self) -> None:
+        resolve_parameters(self)
+
+    def default_name(self) -> str:
+        """The name of the preference column when none is given."""
+        return self.short_name
+
+    def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """Add this axiom's preference column to the (built or given) preference frame."""
+        pairs = preference_frame(inp, self)
+        if len(pairs) == 0:
+            columns = [*PAIR_COLUMNS, *(c for c in pairs.columns if c not in PAIR_COLUMNS)]
+            return pairs.reindex(columns=columns).assign(**{self.name: pd.Series(dtype=float)})
+        table = ResponseTable.from_pairs(pairs)
+        warn_about_contexts(table, self, [self])
+        pairs[self.name] = self.preferences(table)
+        flush_caches()  # what the models computed for this axiom persists, where a cache is set
+        return pairs
+
+    @abstractmethod
+    def preferences(self, table: ResponseTable) -> np.ndarray:
+        """The preference of each pair ``(table.a[i], table.b[i])`` as an array of floats."""
+
+    def __repr__(self) -> str:
+        return parameters_repr(self, self.short_name)
+
+
+def context_readers(source: object, *, citing: bool = False) -> list[str]:
+    """The names of the axioms in ``source`` (an axiom, or a combinator's members) that read the
+    context (with ``citing``: that read citation markers as numbers of its passages)."""
+    if isinstance(source, Axiom):
+        return [source.name] if (source.cites_passages if citing else source.needs_context) else []
+    members = getattr(source, "members", ())
+    return list(dict.fromkeys(name for member in members for name in context_readers(member, citing=citing)))
+
+
+def warn_about_contexts(table: ResponseTable, transformer: object, sources: Sequence[object]) -> None:
+    """Warn where the axioms of ``sources`` read contexts that are missing, or that are one string
+    of several lines where they index passages by citation numbers."""
+    readers = [name for source in sources for name in context_readers(source)]
+    warn_missing_context(table, transformer, list(dict.fromkeys(readers)))
+    citers = [name for source in sources for name in context_readers(source, citing=True)]
+    warn_joined_context(table, transformer, list(dict.fromkeys(citers)))
+
+
+class FeatureAxiom(Axiom):
+    """An axiom that compares one number per response, with a relative margin.
+
+    Subclasses compute :meth:`response_values`; :meth:`values` shows them for a response frame,
+    so a user can see why the axiom prefers one response over another.
+    """
+
+    #: Whether the response with the higher value is preferred.
+    prefer_higher: ClassVar[bool] = True
+
+    @abstractmethod
+    def response_values(self, table: ResponseTable) -> np.ndarray:
+        """One float per row of ``table.responses`` (NaN where it cannot be computed)."""
+
+    def cached_values(self, table: ResponseTable) -> np.ndarray:
+        """:meth:`response_values`, computed once per table (tables of the same responses share them)."""
+        if id(self) not in table.values:  # the axiom is kept with its values, so its id is never reused meanwhile
+            table.values[id(self)] = (self, np.asarray(self.response_values(table), dtype=float))
+        return table.values[id(self)][1]
+
+    def preferences(self, table: ResponseTable) -> np.ndarray:
+        values = self.cached_values(table)
+        return compare_with_margin(
+            values[table.a], values[table.b], margin_fraction=self.margin_fraction, prefer_higher=self.prefer_higher
+        )
+
+    def values(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """The per-response value this axiom compares, as column ``<name>_value`` of a response frame."""
+        responses = response_frame(inp, self)
+        table = ResponseTable.from_responses(responses)
+        values = self.response_values(table) if len(table) else np.array([], dtype=float)
+        flush_caches()
+        frame = responses.assign(**{f"{self.name}_value": np.asarray(values, dtype=float)})
+        return restore_names(frame, responses.attrs.get(NAMES_ATTR, {}))  # pyterrier-rag's names, where given

@@ -1,0 +1,32 @@
+"""The frame contract: response and preference frames, pyterrier-rag's column names, validation
+and the pairs of responses; no axioms and no file formats (those are in :mod:`~pyterrier_rag_axioms.io`)."""
+
+from pyterrier_rag_axioms.frames._checks import FrameError, FrameTypeError, normalize_context, passage_text, shown
+from pyterrier_rag_axioms.frames.contract import (
+    NAMES_ATTR,
+    ORDER_COLUMNS,
+    PAIR_BASES,
+    PAIR_COLUMNS,
+    RESPONSE_ALIASES,
+    RESPONSE_COLUMNS,
+    Context,
+    ResponseTable,
+    extra_columns,
+    is_preference_frame,
+    pairs_from_responses,
+    preference_frame,
+    response_extras,
+    response_frame,
+    restore_names,
+    warn_joined_context,
+    warn_missing_context,
+    warn_single_responses,
+)
+
+__all__ = [
+    "NAMES_ATTR", "ORDER_COLUMNS", "PAIR_BASES", "PAIR_COLUMNS", "RESPONSE_ALIASES", "RESPONSE_COLUMNS",
+    "Context", "FrameError", "FrameTypeError", "ResponseTable", "extra_columns", "is_preference_frame",
+    "normalize_context", "pairs_from_responses", "passage_text", "preference_frame", "response_extras",
+    "response_frame", "restore_names", "shown", "warn_joined_context", "warn_missing_context",
+    "warn_single_responses",
+]

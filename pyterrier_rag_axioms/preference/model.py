@@ -1,0 +1,398 @@
+"""PreferenceModel: a fitted, antisymmetric and transparent combination of feature axioms' values.
+
+Where a combinator counts the *votes* of axioms, a preference model weighs the per-response
+*values* behind them. For a pair (a, b), each chosen feature axiom gives the difference of its
+(transformed) values, ``d_i = t(x_i(a)) - t(x_i(b))``, divided by a scale fitted on the training
+pairs; the probability that a is better is ``sigmoid(sum_i w_i d_i / s_i)``. Without an
+intercept, swapping a and b negates every difference, so the probability becomes its complement
+and the preference its negation. A value that cannot be computed (NaN) contributes 0.
+
+The weights are those of an L2-regularised logistic regression without intercept, trained on
+both orientations of every judged pair (scikit-learn's objective, minimised by scipy's L-BFGS-B,
+imported when fitting). A fitted model is
+saved as a small JSON file (axioms, scales, weights), and every decision can be explained as the
+sum of one named contribution per feature (:meth:`PreferenceModel.explain`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+import pyterrier as pt
+
+from pyterrier_rag_axioms.axioms import Axiom, FeatureAxiom
+from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, is_preference_frame, preference_frame
+from pyterrier_rag_axioms.preference.features import (
+    TRANSFORMS,
+    Transform,
+    _resolve_feature,
+    _transformed,
+)
+from pyterrier_rag_axioms.preference.fitting import fit_logistic
+from pyterrier_rag_axioms.preference.io import default_model, load_model, save_model
+from pyterrier_rag_axioms.registry import MODELS
+
+
+class PreferenceModel(Axiom):
+    """Prefer by a fitted logistic model over the per-response values of feature axioms.
+
+    Writes column ``name`` (``+1.0`` prefers a, ``-1.0`` prefers b, ``0.0`` where the probability is
+    within ``min_confidence`` of 1/2) and ``<name>_probability`` (the probability that a is
+    better). Works like every axiom: on response and preference frames, as a member of a
+    combinator, in :class:`~pyterrier_rag_axioms.KwikSort`, with ``agreement``, and under
+    ``.parallel``. Use :meth:`fit` on judged pairs, :meth:`load` a saved model, or
+    :meth:`default` for the shipped ones.
+    """
+
+    short_name: ClassVar[str] = "PreferenceModel"
+
+    def __init__(
+        self,
+        *,
+        axioms: Sequence[FeatureAxiom | str],
+        coefficients: Sequence[float] | None = None,
+        scales: Sequence[float] | None = None,
+        value_transform: Transform = "signed_log1p",
+        regularization: float = 1.0,
+        follow_directions: bool = False,
+        min_confidence: float = 0.0,
+        truth: str | None = None,
+        name: str | None = None,
+        verbose: bool = False,
+    ):
+        """
+        Args:
+            axioms: the feature axioms whose per-response values the model weighs (instances, or
+                short names such as ``"LEN1"`` for their defaults); their preference columns are
+                not needed.
+            coefficients: one weight per axiom, for a model fitted elsewhere (default: unfitted);
+                :meth:`weights` shows them by feature.
+            scales: one positive scale per axiom that divides the value difference (default 1).
+            value_transform: applied to each value before the difference: ``"signed_log1p"``
+                (``sign(x) log(1 + |x|)``, default; tames counts) or ``"identity"``.
+            regularization: the inverse strength ``C`` of the L2 penalty when fitting (default 1).
+            follow_directions: fit each weight only in its axiom's direction, so that a feature can
+                only favour the response its axiom prefers (the higher value where the axiom prefers
+                higher, else the lower one); a feature whose fitted influence would run against its
+                axiom's intuition gets weight 0 (default False: any sign).
+            min_confidence: abstain (``0.0``) where the probability lies within this distance of
+                1/2, in [0, 0.5) (default 0: decide except for exact ties).
+            truth: what the model was fitted to predict (set by :meth:`fit`; shown by ``repr``).
+            name: name of the preference column (default ``"PreferenceModel"``).
+            verbose: show progress of long work.
+        """
+        kind = type(self).__name__
+        features = tuple(_resolve_feature(axiom, kind) for axiom in axioms)
+        if not features:
+            raise ValueError(f"{kind}: needs at least one feature axiom")
+        names = [feature.name for feature in features]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ValueError(f"{kind}: feature axioms must have distinct names, but {duplicates} occur more than once")
+        if value_transform not in TRANSFORMS:
+            raise ValueError(f"{kind}: value_transform must be one of {', '.join(TRANSFORMS)}, not {value_transform!r}")
+        if not (isinstance(regularization, int | float) and regularization > 0 and math.isfinite(regularization)):
+            raise ValueError(f"{kind}: regularization must be a positive number, not {regularization!r}")
+        if not (isinstance(min_confidence, int | float) and 0.0 <= min_confidence < 0.5):
+            raise ValueError(f"{kind}: min_confidence must lie in [0, 0.5), not {min_confidence!r}")
+        self.axioms = features
+        self.coefficients = (
+            None if coefficients is None else self._checked(coefficients, "coefficients", positive=False)
+        )
+        self.scales = (1.0,) * len(features) if scales is None else self._checked(scales, "scales", positive=True)
+        self.value_transform = value_transform
+        self.regularization = float(regularization)
+        self.follow_directions = bool(follow_directions)
+        self.min_confidence = float(min_confidence)
+        self.truth = truth
+        self.margin_fraction = 0.0
+        self.name = self.short_name if name is None else name
+        self.verbose = verbose
+
+    def _checked(self, numbers: Sequence[float], what: str, *, positive: bool) -> tuple[float, ...]:
+        array = np.asarray(list(numbers), dtype=float)
+        if array.shape != (len(self.axioms),):
+            raise ValueError(f"{type(self).__name__}: got {array.size} {what} for {len(self.axioms)} feature axioms")
+        if not np.isfinite(array).all() or (positive and not (array > 0).all()):
+            raise ValueError(f"{type(self).__name__}: {what} must be finite{' and positive' if positive else ''}")
+        return tuple(float(number) for number in array)
+
+    def __iter__(self):
+        """The feature axioms, as PyTerrier's operators expose their parts."""
+        return iter(self.axioms)
+
+    def subtransformers(self) -> dict[str, list[pt.Transformer]]:
+        """The feature axioms, for ``pt.inspect`` and schematics."""
+        return {"axioms": list(self.axioms)}
+
+    @property
+    def feature_names(self) -> list[str]:
+        """The names of the feature axioms, in order."""
+        return [axiom.name for axiom in self.axioms]
+
+    @property
+    def probability_column(self) -> str:
+        """The name of the probability column, ``<name>_probability``."""
+        return f"{self.name}_probability"
+
+    # --- the model ----------------------------------------------------------------------------
+
+    def differences(self, table: ResponseTable) -> np.ndarray:
+        """The unscaled feature differences of each pair (pairs x features); NaN and infinite ones are 0."""
+        columns = []
+        for axiom in pt.tqdm(self.axioms, desc=self.name, unit="axiom", disable=not self.verbose):
+            values = _transformed(axiom.cached_values(table), self.value_transform)
+            columns.append(values[table.a] - values[table.b])
+        matrix = np.column_stack(columns) if columns else np.empty((len(table.a), 0))
+        return np.where(np.isfinite(matrix), matrix, 0.0)
+
+    def _require_fitted(self) -> tuple[float, ...]:
+        if self.coefficients is None:
+            raise ValueError(
+                f"{self.name}: the model has no weights yet; call fit(judged_pairs, truth=...), "
+                "PreferenceModel.load(path) or PreferenceModel.default()"
+            )
+        return self.coefficients
+
+    def probabilities(self, table: ResponseTable) -> np.ndarray:
+        """The probability that response a is better, for each pair of ``table``."""
+        self._require_fitted()
+        return self.probabilities_of(self.differences(table))
+
+    def probabilities_of(self, differences: np.ndarray) -> np.ndarray:
+        """The probability that response a is better from the unscaled feature differences of :meth:`differences`."""
+        scores = (differences / np.asarray(self.scales)) @ np.asarray(self._require_fitted())
+        return 1.0 / (1.0 + np.exp(-scores))
+
+    def decide(self, probabilities: np.ndarray) -> np.ndarray:
+        """Preferences from probabilities: +1 above ``1/2 + min_confidence``, -1 below ``1/2 - min_confidence``."""
+        probabilities = np.asarray(probabilities, dtype=float)
+        upper, lower = 0.5 + self.min_confidence, 0.5 - self.min_confidence
+        if self.min_confidence == 0.0:
+            return np.where(probabilities > 0.5, 1.0, np.where(probabilities < 0.5, -1.0, 0.0))
+        return np.where(probabilities >= upper, 1.0, np.where(probabilities <= lower, -1.0, 0.0))
+
+    def preferences(self, table: ResponseTable) -> np.ndarray:
+        return self.decide(self.probabilities(table))
+
+    # --- the transformer ----------------------------------------------------------------------
+
+    def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """Add ``name`` (the preference) and ``<name>_probability`` to the (built or given) preference frame."""
+        self._require_fitted()
+        pairs = preference_frame(inp, self)
+        if len(pairs) == 0:
+            columns = [*PAIR_COLUMNS, *(c for c in pairs.columns if c not in PAIR_COLUMNS)]
+            empty = {self.name: pd.Series(dtype=float), self.probability_column: pd.Series(dtype=float)}
+            return pairs.reindex(columns=columns).assign(**empty)
+        probabilities = self.probabilities(ResponseTable.from_pairs(pairs))
+        pairs[self.name] = self.decide(probabilities)
+        pairs[self.probability_column] = probabilities
+        return pairs
+
+    def explain(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """The preference frame with each feature's contribution ``w_i d_i / s_i`` to the log-odds.
+
+        Adds ``<feature>_contribution`` per feature axiom, ``<name>_logit`` (their sum), and the
+        columns of :meth:`transform`. A positive contribution speaks for response a.
+        """
+        weights = np.asarray(self._require_fitted())
+        pairs = preference_frame(inp, self)
+        table = ResponseTable.from_pairs(pairs)
+        contributions = self.differences(table) / np.asarray(self.scales) * weights
+        for feature, column in zip(self.feature_names, contributions.T):
+            pairs[f"{feature}_contribution"] = column
+        logits = contributions.sum(axis=1)
+        probabilities = 1.0 / (1.0 + np.exp(-logits))
+        pairs[f"{self.name}_logit"] = logits
+        pairs[self.name] = self.decide(probabilities)
+        pairs[self.probability_column] = probabilities
+        return pairs
+
+    # --- fitting ------------------------------------------------------------------------------
+
+    def _judged(
+        self, judged: pd.DataFrame, truth: str, weight: str | None, where: str
+    ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+        """The validated judged pairs, the sign of their truth (0 where undecided or NaN), and sample weights."""
+        if not isinstance(judged, pd.DataFrame):
+            raise TypeError(f"{where}: judged pairs must be a preference frame, not {type(judged).__name__}")
+        if weight is not None and not isinstance(weight, str):
+            raise TypeError(
+                f"{where}: weight names a column of the judged pairs that holds the sample weights, "
+                f"not {type(weight).__name__}; add the weights as a column and pass its name"
+            )
+        for column, role in ((truth, "truth"), (weight, "weight")):
+            if column is not None and column not in judged.columns:
+                raise ValueError(
+                    f"{where}: the {role} column {column!r} is not in the judged pairs "
+                    f"(their columns: {', '.join(map(str, judged.columns))})"
+                )
+        if not is_preference_frame(judged):
+            raise ValueError(f"{where}: judged pairs must be a preference frame with docno_a and docno_b")
+        pairs = preference_frame(judged, self).reset_index(drop=True)
+        values = pd.to_numeric(pairs[truth], errors="coerce").to_numpy(dtype=float)
+        if (~np.isnan(values)).sum() != pairs[truth].notna().sum():
+            raise TypeError(f"{where}: the truth column {truth!r} must hold numbers (+ prefers a, - prefers b)")
+        signs = np.nan_to_num(np.sign(values), nan=0.0)
+        if not signs.any():
+            raise ValueError(f"{where}: no pair in the truth column {truth!r} prefers a response; nothing to fit")
+        sample = np.ones(len(pairs)) if weight is None else pd.to_numeric(pairs[weight]).to_numpy(dtype=float)
+        signs = np.where(np.isfinite(sample), signs, 0.0)
+        return pairs, signs, sample
+
+    def fit(
+        self, judged: pd.DataFrame, *, truth: str = "quality_overall", weight: str | None = None
+    ) -> PreferenceModel:
+        """Fit scales and weights to judged pairs; returns the model itself.
+
+        Args:
+            judged: a preference frame of judged pairs (e.g. :func:`load_crowdrag_judgments`, or an
+                oracle axiom's output) with a truth column.
+            truth: the truth column: positive where a is better, negative where b is; pairs with 0
+                or NaN are left out.
+            weight: the name of an optional column of sample weights (e.g. the judges' confidence).
+
+        Raises:
+            ValueError: the truth (or weight) column is missing, or no pair prefers a response.
+            TypeError: the truth column does not hold numbers.
+        """
+        pairs, signs, sample = self._judged(judged, truth, weight, f"{self.name}.fit")
+        decisive = signs != 0
+        table = ResponseTable.from_pairs(pairs[decisive].reset_index(drop=True))
+        self._fit_differences(self.differences(table), signs[decisive], sample[decisive])
+        self.truth = truth
+        return self
+
+    def _fit_differences(self, differences: np.ndarray, signs: np.ndarray, sample: np.ndarray) -> None:
+        """Fit scales and weights to difference rows and truth signs (see :func:`fit_logistic`)."""
+        bounds = None
+        if self.follow_directions:
+            bounds = [(0.0, None) if axiom.prefer_higher else (None, 0.0) for axiom in self.axioms]
+        scales, coefficients = fit_logistic(
+            differences, signs, sample, regularization=self.regularization, bounds=bounds
+        )
+        self.scales = tuple(float(scale) for scale in scales)
+        self.coefficients = tuple(float(weight) for weight in coefficients)
+
+    def cross_validate(
+        self, judged: pd.DataFrame, *, truth: str = "quality_overall", weight: str | None = None, groups: str = "qid"
+    ) -> pd.DataFrame:
+        """Leave-one-group-out predictions: each pair judged by a copy fitted on the other groups (topics).
+
+        Returns the judged pairs with ``name`` and ``<name>_probability`` from the copy that did not
+        see their group (every pair is predicted; pairs whose truth is 0 or NaN are only left out of
+        fitting), ready for :func:`~pyterrier_rag_axioms.evaluation`. The features are computed
+        once; the model itself stays as it is.
+        """
+        where = f"{self.name}.cross_validate"
+        pairs, signs, sample = self._judged(judged, truth, weight, where)
+        if groups not in pairs.columns:
+            raise ValueError(f"{where}: the group column {groups!r} is not in the judged pairs")
+        differences = self.differences(ResponseTable.from_pairs(pairs))
+        probabilities = np.full(len(pairs), np.nan)
+        labels = pairs[groups].astype(str).to_numpy()
+        fold = self._copy()
+        for group in pd.unique(labels):
+            train = (labels != group) & (signs != 0)
+            if not train.any():
+                raise ValueError(f"{where}: leaving out {groups} {group!r} leaves no judged pair to fit")
+            fold._fit_differences(differences[train], signs[train], sample[train])
+            held_out = labels == group
+            probabilities[held_out] = fold.probabilities_of(differences[held_out])
+        pairs[self.name] = self.decide(probabilities)
+        pairs[self.probability_column] = probabilities
+        return pairs
+
+    def _copy(self, **changes: Any) -> PreferenceModel:
+        arguments = {
+            "axioms": self.axioms,
+            "coefficients": self.coefficients,
+            "scales": self.scales,
+            "value_transform": self.value_transform,
+            "regularization": self.regularization,
+            "follow_directions": self.follow_directions,
+            "min_confidence": self.min_confidence,
+            "truth": self.truth,
+            "name": self.name,
+            "verbose": self.verbose,
+        }
+        return type(self)(**{**arguments, **changes})
+
+    def with_min_confidence(self, min_confidence: float) -> PreferenceModel:
+        """The same model abstaining within ``min_confidence`` of 1/2."""
+        return self._copy(min_confidence=min_confidence)
+
+    # --- transparency and files ---------------------------------------------------------------
+
+    def weights(self) -> pd.DataFrame:
+        """Each feature's weight: ``feature``, ``axiom``, ``weight`` (per scaled difference), ``scale``, ``prefers``.
+
+        ``prefers`` says which value the feature favours: ``"higher"`` (positive weight), ``"lower"``
+        (negative weight) or ``"-"`` (weight 0).
+        """
+        weights = self._require_fitted()
+        frame = pd.DataFrame(
+            {
+                "feature": self.feature_names,
+                "axiom": [axiom.short_name for axiom in self.axioms],
+                "weight": weights,
+                "scale": self.scales,
+            }
+        )
+        frame["prefers"] = np.where(frame["weight"] > 0, "higher", np.where(frame["weight"] < 0, "lower", "-"))
+        return frame
+
+    def save(self, path: str | Path, *, metadata: dict[str, Any] | None = None) -> None:
+        """Write the model as a small JSON file (written to a temporary file, then renamed)."""
+        save_model(self, path, metadata=metadata)
+
+    @classmethod
+    def load(cls, path: str | Path, **overrides: Any) -> PreferenceModel:
+        """Read a model saved by :meth:`save`; keyword arguments (e.g. ``min_confidence``) override the file's.
+
+        Raises:
+            ValueError: the file is not a saved model, or names an unknown feature axiom.
+        """
+        return load_model(cls, path, **overrides)
+
+    @classmethod
+    def default(cls, kind: str = "crowd", **overrides: Any) -> PreferenceModel:
+        """A shipped model: ``"crowd"`` (CrowdRAG-25 overall quality) or ``"nuggets"`` (TREC 2024 RAG nugget scores).
+
+        Both are chosen on the development judgments by ``benchmarks/fit_preference_models.py``
+        among candidates over axioms that run offline; only the weights ship. For ``"crowd"`` the
+        candidates include the nugget model as it is (fitted on 34 times more pairs), and it is the
+        one chosen: its ``truth`` says so (``TREC_RAG_NUGGET``); its metadata holds the figures on
+        CrowdRAG-25. Keyword arguments override the file's (e.g. ``min_confidence=0.1``, ``name=...``).
+        """
+        return default_model(cls, kind, **overrides)
+
+    def __repr__(self) -> str:
+        """Every argument that differs from its default, numbers in full: evaluated, it is the same model."""
+        parts = [f"axioms=[{', '.join(map(repr, self.axioms))}]"]
+        if self.coefficients is not None:
+            parts.append(f"coefficients={list(self.coefficients)}")
+        if any(scale != 1.0 for scale in self.scales):
+            parts.append(f"scales={list(self.scales)}")
+        if self.value_transform != "signed_log1p":
+            parts.append(f"value_transform={self.value_transform!r}")
+        if self.regularization != 1.0:
+            parts.append(f"regularization={self.regularization!r}")
+        if self.follow_directions:
+            parts.append("follow_directions=True")
+        if self.truth is not None:
+            parts.append(f"truth={self.truth!r}")
+        if self.min_confidence:
+            parts.append(f"min_confidence={self.min_confidence!r}")
+        if self.name != self.short_name:
+            parts.append(f"name={self.name!r}")
+        return f"PreferenceModel({', '.join(parts)})"
+
+
+MODELS["preference"] = PreferenceModel

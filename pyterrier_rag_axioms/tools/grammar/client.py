@@ -1,0 +1,168 @@
+"""Grammar errors from a LanguageTool server, over its HTTP API (``POST /v2/check``).
+
+Only matches of LanguageTool's ``GRAMMAR`` category count: the request enables that category
+alone, and matches of any other category in the answer are ignored. The server is the one at
+``remote_server``, else at ``$RAG_AXIOMS_LANGUAGETOOL_URL``, else at ``http://127.0.0.1:8081``
+(where ``python -m pyterrier_rag_axioms.languagetool start`` runs one; see
+:mod:`pyterrier_rag_axioms.tools.grammar.languagetool`). Each request waits at most ``timeout`` seconds; a
+refused connection, a timeout, an HTTP error status or an answer without a ``matches`` list is an
+error naming the URL, never "no grammar errors".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import pyterrier as pt
+
+from pyterrier_rag_axioms.tools._shared import SharedTool
+
+#: The LanguageTool rule category that counts as grammar errors.
+GRAMMAR_CATEGORY = "GRAMMAR"
+#: Seconds one check may take before it is an error (a warm server checks a response in well under one).
+DEFAULT_TIMEOUT = 10.0
+
+_START_HINT = (
+    "Start one with `python -m pyterrier_rag_axioms.languagetool start` (Java 17 and Maven; `make languagetool` "
+    "fetches it) and pass its URL as remote_server / --languagetool-url, or set $RAG_AXIOMS_LANGUAGETOOL_URL."
+)
+
+
+class LanguageToolError(RuntimeError):
+    """A LanguageTool server did not check a text: an HTTP error status or an answer that is no check result."""
+
+
+class LanguageToolUnavailableError(LanguageToolError):
+    """No LanguageTool server answers at the URL (connection failed, or no answer within the timeout)."""
+
+
+class GrammarChecker(SharedTool):
+    """Share of characters inside LanguageTool grammar errors, one check per distinct text.
+
+    Use :func:`grammar_checker` to get the instance shared by all axioms for a server, language and
+    timeout.
+    """
+
+    configuration = ("remote_server", "language", "timeout")
+
+    def __init__(self, remote_server: str | None = None, *, language: str = "en-US", timeout: float = DEFAULT_TIMEOUT):
+        """
+        Args:
+            remote_server: URL of a LanguageTool server, e.g. ``http://127.0.0.1:8081`` (default:
+                ``$RAG_AXIOMS_LANGUAGETOOL_URL``, else ``http://127.0.0.1:8081``).
+            language: the language code LanguageTool checks against.
+            timeout: seconds one request may take (default 10).
+        """
+        if not timeout > 0:
+            raise ValueError(f"GrammarChecker: timeout must be > 0 seconds, not {timeout!r}")
+        self.remote_server = (remote_server or _default_url()).rstrip("/")
+        self.language = language
+        self.timeout = float(timeout)
+        self._cache: dict[str, float] = {}
+        self._session = None
+
+    @property
+    def check_url(self) -> str:
+        """The URL of the server's check endpoint."""
+        return f"{self.remote_server}/v2/check"
+
+    def matches(self, text: str) -> list[dict]:
+        """The GRAMMAR matches of LanguageTool's answer for ``text``, as JSON objects (offsets in UTF-16 units)."""
+        import requests
+
+        if self._session is None:
+            self._session = requests.Session()
+        data = {"language": self.language, "text": text, "enabledCategories": GRAMMAR_CATEGORY, "enabledOnly": "true"}
+        url = self.check_url
+        try:
+            response = self._session.post(url, data=data, timeout=self.timeout)
+        except requests.Timeout as error:
+            raise LanguageToolUnavailableError(
+                f"LanguageTool server at {url} did not answer within {self.timeout:g} s "
+                f"(a {len(text)}-character text; raise timeout= if the server is slow)"
+            ) from error
+        except requests.RequestException as error:
+            raise LanguageToolUnavailableError(
+                f"No LanguageTool server answered at {self.remote_server}: {error}. {_START_HINT}"
+            ) from error
+        body = response.text
+        if response.status_code != 200:
+            raise LanguageToolError(
+                f"LanguageTool server at {url} answered HTTP {response.status_code}: {_shorten(body)}"
+            )
+        try:
+            answer = response.json()
+        except ValueError as error:
+            raise LanguageToolError(f"LanguageTool server at {url} answered with no JSON: {_shorten(body)}") from error
+        found = answer.get("matches") if isinstance(answer, dict) else None
+        if not isinstance(found, list):
+            raise LanguageToolError(f"LanguageTool server at {url} answered without a 'matches' list: {_shorten(body)}")
+        return [match for match in found if _category(match) == GRAMMAR_CATEGORY]
+
+    def error_spans(self, text: str) -> list[tuple[int, int]]:
+        """``(offset, length)`` of each grammar error LanguageTool finds in ``text``, in Python characters."""
+        to_characters = _utf16_to_characters(text)
+        spans = []
+        for match in self.matches(text):
+            start = to_characters(int(match["offset"]))
+            end = to_characters(int(match["offset"]) + int(match["length"]))
+            spans.append((start, end - start))
+        return spans
+
+    def error_share(self, text: str) -> float:
+        """Share of the characters of ``text`` covered by grammar errors (NaN for an empty text)."""
+        if text not in self._cache:
+            if not text:
+                self._cache[text] = float("nan")
+            else:
+                covered = np.zeros(len(text), dtype=bool)
+                for offset, length in self.error_spans(text):
+                    covered[offset : offset + length] = True
+                self._cache[text] = float(covered.mean())
+        return self._cache[text]
+
+    def error_shares(self, texts: Iterable[str], *, verbose: bool = False) -> np.ndarray:
+        """:meth:`error_share` of each text."""
+        texts = list(texts)
+        iterator = pt.tqdm(texts, desc="LanguageTool", unit="text") if verbose else texts
+        return np.array([self.error_share(text) for text in iterator], dtype=float)
+
+    def __repr__(self) -> str:
+        parameters = f"remote_server={self.remote_server!r}, language={self.language!r}, timeout={self.timeout!r}"
+        return f"GrammarChecker({parameters})"
+
+
+def grammar_checker(
+    remote_server: str | None = None, language: str = "en-US", timeout: float = DEFAULT_TIMEOUT
+) -> GrammarChecker:
+    """The process-wide :class:`GrammarChecker` for a server URL, language and timeout."""
+    return GrammarChecker.shared(remote_server=remote_server, language=language, timeout=timeout)
+
+
+def _default_url() -> str:
+    from pyterrier_rag_axioms.tools.grammar.languagetool import (
+        default_url,  # imported here: ``python -m`` runs that module
+    )
+
+    return default_url()
+
+
+def _category(match: object) -> str:
+    try:
+        return str(match["rule"]["category"]["id"]).upper()  # type: ignore[index]
+    except (KeyError, TypeError):
+        return ""
+
+
+def _shorten(body: str, width: int = 300) -> str:
+    body = " ".join(body.split())
+    return body if len(body) <= width else body[: width - 4] + " ..."
+
+
+def _utf16_to_characters(text: str):
+    """Maps LanguageTool's offsets (Java's UTF-16 code units) to offsets in the Python string."""
+    if text.isascii() or all(ord(character) < 0x10000 for character in text):
+        return lambda offset: offset
+    units = np.cumsum([2 if ord(character) >= 0x10000 else 1 for character in text])  # units up to and incl. i
+    return lambda offset: int(np.searchsorted(units, offset, side="right"))

@@ -1,0 +1,92 @@
+"""What a :class:`~pyterrier_rag_axioms.tools.text.TextAnalyzer` stores in a persistent cache.
+
+The fields stored per text, how their values are written and read back, and the version of the
+code that derives them (see :mod:`pyterrier_rag_axioms.tools.cache`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pyterrier_rag_axioms.tools import cache as model_cache
+
+if TYPE_CHECKING:
+    from pyterrier_rag_axioms.tools.text.analysis import TextAnalysis
+
+#: The values of a :class:`~pyterrier_rag_axioms.tools.text.TextAnalysis` that a cache stores, with
+#: the type each is read back as; besides these, every value kept by
+#: :meth:`~pyterrier_rag_axioms.tools.text.TextAnalysis.derived`.
+CACHED_FIELDS: dict[str, type] = {
+    "sentence_texts": list,
+    "word_texts": list,
+    "terms": list,
+    "noun_chunks": tuple,
+    "noun_chunks_with_pronouns": tuple,
+    "entities": tuple,
+}
+#: Prefix of the cache field of a value kept by :meth:`~pyterrier_rag_axioms.tools.text.TextAnalysis.derived`.
+DERIVED_PREFIX = "derived:"
+
+
+@functools.cache
+def derivation_version() -> str:
+    """The version of what the text analysis derives from a parse: a hash of the source (read once).
+
+    Any change of :mod:`~pyterrier_rag_axioms.tools.text.analyzer`, of this module or of the modules they
+    and the per-text axiom values read (the spaCy pipeline, words, aspects, segmentation, long
+    texts, terms, triples, syllables, readability, ROUGE) gives cached values a new namespace, so values
+    derived by another version are never read.
+    """
+    here = Path(__file__).parent
+    derived_from = [
+        "_analysis_cache", "aspects", "spacy_model", "words",
+        "long_texts", "lexical", "readability", "rouge", "segmentation", "syllables", "terms", "triples",
+    ]
+    return model_cache.source_fingerprint(here / "text.py", *(here / f"{name}.py" for name in derived_from))
+
+
+def encode_field(value) -> bytes:
+    """A cached value as the bytes the cache stores."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=True).encode("utf-8")
+
+
+def decode_field(field: str, value: bytes):
+    """A value of :data:`CACHED_FIELDS` read back from the bytes the cache stored."""
+    kind = CACHED_FIELDS[field]
+    decoded = json.loads(value)
+    return kind(decoded) if kind is not list else decoded
+
+
+def decode_fields(fields: dict[str, bytes]) -> tuple[dict[str, object], dict[str, object]]:
+    """The stored fields of one text: the values of :data:`CACHED_FIELDS` and the derived values, by name."""
+    values = {field: decode_field(field, value) for field, value in fields.items() if field in CACHED_FIELDS}
+    derived = {
+        field[len(DERIVED_PREFIX) :]: json.loads(value)
+        for field, value in fields.items()
+        if field.startswith(DERIVED_PREFIX)
+    }
+    return values, derived
+
+
+def unstored_entries(analyses: Iterable[TextAnalysis]) -> list[tuple[bytes, str, bytes]]:
+    """The (text key, field, value) entries computed by ``analyses`` but not yet stored; marks them stored."""
+    entries = []
+    for analysis in analyses:
+        computed = (analysis.__dict__.keys() & CACHED_FIELDS.keys()) | {
+            DERIVED_PREFIX + name for name in analysis._derived
+        }
+        new = computed - analysis._stored
+        if new:
+            key = model_cache.text_key(analysis.text)
+            for field in sorted(new):
+                if field.startswith(DERIVED_PREFIX):
+                    value = analysis._derived[field[len(DERIVED_PREFIX) :]]
+                else:
+                    value = analysis.__dict__[field]
+                entries.append((key, field, encode_field(value)))
+            analysis._stored = frozenset(computed)
+    return entries

@@ -1,0 +1,77 @@
+"""Aspects of a text: the distinct noun chunks or named entities that the coverage axioms compare."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal, Protocol
+
+if TYPE_CHECKING:
+    from pyterrier_rag_axioms.tools.text.analysis import TextAnalysis
+
+
+def normalize_aspect(text: str) -> str:
+    """An aspect's text lower-cased, with whitespace collapsed."""
+    return " ".join(text.lower().split())
+
+
+class AspectExtraction(Protocol):
+    """Extracts the distinct aspects of an analysed text."""
+
+    name: str
+
+    def __call__(self, analysis: TextAnalysis) -> tuple[str, ...]: ...
+
+
+class NounChunkAspects:
+    """Aspects are the distinct noun chunks of a text (lower-cased).
+
+    Citation markers and the list, heading and quote markers that open a line are never part of
+    an aspect. Chunks headed by a pronoun ("it", "they", "which", "you") say nothing about the
+    topic and are left out, unless ``pronouns=True`` (as in spaCy's plain ``noun_chunks`` and in
+    ir-axioms).
+    """
+
+    def __init__(self, *, pronouns: bool = False):
+        """
+        Args:
+            pronouns: keep noun chunks headed by a pronoun as aspects.
+        """
+        self.pronouns = pronouns
+        self.name = "noun_chunks_with_pronouns" if pronouns else "noun_chunks"
+
+    def __call__(self, analysis: TextAnalysis) -> tuple[str, ...]:
+        return analysis.noun_chunks_with_pronouns if self.pronouns else analysis.noun_chunks
+
+    def __repr__(self) -> str:
+        return "NounChunkAspects(pronouns=True)" if self.pronouns else "NounChunkAspects()"
+
+
+class EntityAspects:
+    """Aspects are the distinct named entities of a text (lower-cased), as in the ICTIR 2025 paper."""
+
+    name = "entities"
+
+    def __call__(self, analysis: TextAnalysis) -> tuple[str, ...]:
+        return analysis.entities
+
+    def __repr__(self) -> str:
+        return "EntityAspects()"
+
+
+AspectsArgument = AspectExtraction | Literal["noun_chunks", "noun_chunks_with_pronouns", "entities"]
+
+
+def resolve_aspects(aspects: AspectsArgument) -> AspectExtraction:
+    """An aspect extraction from an instance or one of the names ``"noun_chunks"``,
+    ``"noun_chunks_with_pronouns"``, ``"entities"``."""
+    if aspects == "noun_chunks":
+        return NounChunkAspects()
+    if aspects == "noun_chunks_with_pronouns":
+        return NounChunkAspects(pronouns=True)
+    if aspects == "entities":
+        return EntityAspects()
+    if callable(aspects):
+        return aspects
+    raise ValueError(
+        "aspects must be 'noun_chunks', 'noun_chunks_with_pronouns', 'entities' or an AspectExtraction, "
+        f"not {aspects!r}"
+    )

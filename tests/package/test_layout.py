@@ -1,0 +1,170 @@
+"""The package's layout, read statically from its source: no import loops (imports inside
+functions count, ``TYPE_CHECKING`` blocks do not), no private name crossing a subpackage, no
+module over 400 lines."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "pyterrier_rag_axioms"
+ROOT = PACKAGE.name
+MAX_LINES = 400
+
+
+def _modules() -> dict[str, Path]:
+    modules = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        modules[name] = path
+    return modules
+
+
+MODULES = _modules()
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(tree: ast.AST):
+    """Every import statement outside ``if TYPE_CHECKING:`` blocks, at any depth."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child):
+                stack.extend(child.orelse)
+                continue
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                yield child
+            stack.append(child)
+
+
+def _resolve(module: str, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    package = module if MODULES[module].name == "__init__.py" else module.rpartition(".")[0]
+    for _ in range(node.level - 1):
+        package = package.rpartition(".")[0]
+    return f"{package}.{node.module}" if node.module else package
+
+
+def _edges(module: str) -> list[tuple[str, str, int]]:
+    """``(target module, imported name or '', line)`` for each import of the package by ``module``."""
+    edges = []
+    for node in _imports(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            edges.extend((alias.name, "", node.lineno) for alias in node.names if alias.name.split(".")[0] == ROOT)
+            continue
+        source = _resolve(module, node)
+        if source.split(".")[0] != ROOT:
+            continue
+        for alias in node.names:
+            submodule = f"{source}.{alias.name}"
+            if submodule in MODULES:
+                edges.append((submodule, "", node.lineno))
+            else:
+                edges.append((source, alias.name, node.lineno))
+    return [(target, name, line) for target, name, line in edges if target in MODULES]
+
+
+GRAPH = {module: _edges(module) for module in MODULES}
+
+
+def _cycles(graph: dict[str, list[tuple[str, str, int]]]) -> list[list[str]]:
+    """The strongly connected components of more than one module, or of one that imports itself (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target, _, _ in graph[module]:
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == module:
+                    break
+            if len(component) > 1 or any(target == module for target, _, _ in graph[module]):
+                found.append(sorted(component))
+
+    for module in graph:
+        if module not in index:
+            visit(module)
+    return found
+
+
+def _owner(private_path: str) -> str:
+    """The package that owns a dotted path's first private part (``a.b._c.d`` -> ``a.b``)."""
+    parts = private_path.split(".")
+    for position, part in enumerate(parts):
+        if part.startswith("_") and not part.startswith("__"):
+            owner = ".".join(parts[:position])
+            return _package_of(owner) if owner in MODULES else owner  # a module's private name: its package's
+    return ""
+
+
+def _package_of(module: str) -> str:
+    return module if MODULES[module].name == "__init__.py" else module.rpartition(".")[0]
+
+
+def test_the_graph_is_read():
+    assert GRAPH["pyterrier_rag_axioms.aggregation"], "no imports found: the test reads nothing"
+    pool = "pyterrier_rag_axioms.parallel.pool"  # imported inside a function
+    assert any(target == pool for target, _, _ in GRAPH["pyterrier_rag_axioms.parallel"])
+
+
+def test_no_import_loops():
+    assert _cycles(GRAPH) == []
+
+
+def test_a_loop_is_found():
+    """The loop finder sees a loop that one import inside a function would close."""
+    looped = {**GRAPH, "pyterrier_rag_axioms.registry": [("pyterrier_rag_axioms.aggregation", "", 1)]}
+    assert any({"pyterrier_rag_axioms.aggregation", "pyterrier_rag_axioms.registry"} <= set(c) for c in _cycles(looped))
+
+
+def test_the_registry_is_a_leaf():
+    assert GRAPH["pyterrier_rag_axioms.registry"] == []
+
+
+def test_no_private_name_crosses_a_subpackage():
+    crossings = []
+    for module, edges in GRAPH.items():
+        home = _package_of(module)
+        for target, name, line in edges:
+            path = f"{target}.{name}" if name else target
+            owner = _owner(path)
+            if owner and not (home == owner or home.startswith(owner + ".")):
+                crossings.append(f"{MODULES[module].relative_to(PACKAGE.parent)}:{line} imports {path}")
+    assert crossings == []
+
+
+def test_no_module_over_400_lines():
+    long = {str(path.relative_to(PACKAGE.parent)): n for path in MODULES.values()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}
+
+
+def test_every_folder_says_what_lives_there():
+    for path in MODULES.values():
+        if path.name == "__init__.py" and path.parent != PACKAGE:
+            docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+            assert docstring, f"{path.relative_to(PACKAGE.parent)} has no docstring"
