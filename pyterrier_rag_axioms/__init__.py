@@ -28,14 +28,9 @@ globals().update(_AXIOM_NAMES)  # every axiom, under its short and its long name
 
 __version__ = "0.1.0"
 
-#: The names that are neither axioms nor transformers (at most 15; everything else is in its subpackage).
-OTHER_NAMES: tuple[str, ...] = (
-    "Axiom", "FeatureAxiom", "compare_with_margin", "response_frame", "preference_frame", "RAG_AXIOMS",
-    "EXTRA_AXIOMS", "GEN_AXIOMS", "agreement", "TargerTagger",
-)
-
 __all__ = [
     *_AXIOM_NAMES,
+    # at most 15 names that are neither axioms nor transformers; everything else is in its subpackage
     "Axiom", "FeatureAxiom", "compare_with_margin", "response_frame", "preference_frame", "RAG_AXIOMS",
     "EXTRA_AXIOMS", "GEN_AXIOMS", "agreement", "TargerTagger",
     # combinators, rankers, the fitted model and the pyterrier-rag transformers

@@ -1,7 +1,7 @@
-"""Coherence axioms.
+"""Coherence axioms, COH1-COH4.
 
 Logical coherence: is the response well-structured? Stylistic coherence: does the response keep
-a uniform style of speech?
+a uniform style of speech? (COH1, COH2)
 
 Discourse axioms: tense and connectives, two more aspects of logical and stylistic coherence.
 

@@ -1,7 +1,7 @@
-"""Correctness axioms.
+"""Correctness axioms, CORR1-CORR5.
 
 Factuality: does the response state things that are verifiable? Topical correctness: does the
-response stay within the scope of the information need?
+response stay within the scope of the information need? (CORR1)
 
 Citation axioms beyond CORR1: do the citations point at passages that exist and that say what the sentence says?
 
@@ -10,7 +10,7 @@ their (0-based) position. CORR1 counts the sentences with a marker; these axioms
 markers: CORR2 whether the cited passages support the sentence, CORR3 whether the cited passages
 exist, CORR4 counts references in other formats (URLs, author-year, footnotes) as well.
 
-Answer first: does the response address the request in its opening sentence?
+Answer first (CORR5): does the response address the request in its opening sentence?
 """
 
 from __future__ import annotations

@@ -1,14 +1,14 @@
-"""Coverage axioms.
+"""Coverage axioms, COV1-COV7.
 
 Broad coverage: does the response cover diverse information? Deep coverage: does the response
-provide in-depth and highly informative content?
+provide in-depth and highly informative content? (COV1-COV3)
 
-Redundancy between sentences: broad coverage is lost to sentences that repeat each other.
+Redundancy between sentences (COV4): broad coverage is lost to sentences that repeat each other.
 
 Coverage from the viewpoint of the query: is every aspect of the request answered somewhere (COV5),
 and how many aspects does the response state about the request (COV7)?
 
-Non-answers: sentences that decline to answer, or talk about the sources instead of the topic.
+Non-answers (COV6): sentences that decline to answer, or talk about the sources instead of the topic.
 
 Generated answers often spend sentences on the generation itself: "The provided context does not
 mention any actions taken by teenagers", "According to Doc 3, ...", "I'll do my best to answer

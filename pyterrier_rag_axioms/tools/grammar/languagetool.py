@@ -61,7 +61,7 @@ def default_url() -> str:
 def languagetool_home() -> Path:
     """The folder with ``pom.xml`` (and, once fetched, ``lib/``): ``$RAG_AXIOMS_LANGUAGETOOL_HOME`` or the project's."""
     configured = os.environ.get(HOME_VARIABLE)
-    return Path(configured) if configured else Path(__file__).resolve().parent.parent / "languagetool"
+    return Path(configured) if configured else Path(__file__).resolve().parents[3] / "languagetool"
 
 
 def java_executable() -> str:

@@ -41,12 +41,16 @@ def derivation_version() -> str:
     texts, terms, triples, syllables, readability, ROUGE) gives cached values a new namespace, so values
     derived by another version are never read.
     """
-    here = Path(__file__).parent
+    text = Path(__file__).parent
+    tools = text.parent
     derived_from = [
-        "_analysis_cache", "aspects", "spacy_model", "words",
-        "long_texts", "lexical", "readability", "rouge", "segmentation", "syllables", "terms", "triples",
+        *(text / f"{name}.py" for name in (
+            "analysis", "analyzer", "_cache", "aspects", "spacy_model", "words", "long_texts", "segmentation",
+            "syllables",
+        )),
+        *(tools / f"{name}.py" for name in ("lexical", "readability", "rouge", "terms", "triples")),
     ]
-    return model_cache.source_fingerprint(here / "text.py", *(here / f"{name}.py" for name in derived_from))
+    return model_cache.source_fingerprint(*derived_from)
 
 
 def encode_field(value) -> bytes:
