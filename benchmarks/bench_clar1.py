@@ -53,7 +53,7 @@ def bare_checks(url: str, texts: list[str]) -> float:
 def clar1_time(url: str, frame: pd.DataFrame) -> tuple[float, pd.DataFrame]:
     """Seconds for CLAR1 over ``frame`` with a fresh grammar checker (empty cache), and its output."""
     from pyterrier_rag_axioms import CLAR1
-    from pyterrier_rag_axioms.tools.grammar.client import GrammarChecker
+    from pyterrier_rag_axioms.tools.grammar import GrammarChecker
 
     axiom = CLAR1(grammar_checker=GrammarChecker(url))
     start = time.perf_counter()

@@ -43,6 +43,12 @@ def prefer(axiom, better: str, worse: str, *, query: str = "a question", context
     return float(out[axiom.name].iloc[0])
 
 
+def value(axiom, text: str, *, query: str = "a question", context=None) -> float:
+    """The per-response value of a feature axiom for one response, as a float."""
+    frame = pd.DataFrame({"qid": ["q"], "query": [query], "docno": ["a"], "response": [text], "context": [context]})
+    return float(axiom.values(frame)[f"{axiom.name}_value"].iloc[0])
+
+
 @pytest.fixture(scope="session")
 def languagetool_server():
     """URL of a real LanguageTool server.
@@ -108,3 +114,29 @@ def execute_notebook(path: Path, tmp_path: Path, monkeypatch) -> object:
     )
     client.execute()
     return notebook
+
+
+SKY = "Rayleigh scattering makes the sky blue."
+OCEAN = "The ocean is deep and salty."
+
+
+def two_systems() -> pd.DataFrame:
+    """Two responses to one query, each with the passages its own system retrieved."""
+    return pd.DataFrame(
+        {
+            "qid": ["1", "1"],
+            "query": ["q", "q"],
+            "docno": ["A", "B"],
+            "response": [SKY, OCEAN],
+            "context": [
+                ["Rayleigh scattering makes the sky blue because short wavelengths scatter more."],
+                ["The ocean is deep and salty. Fish live in the ocean."],
+            ],
+        }
+    )
+
+
+def write_jsonl(path, lines: list[str]):
+    """Write ``lines`` as a file of lines (UTF-8); returns the path."""
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path

@@ -19,7 +19,7 @@ import pyterrier as pt
 import pytest
 
 import pyterrier_rag_axioms as rag
-from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, sentence_similarity
+from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity, sentence_similarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, text_analyzer
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -104,6 +104,7 @@ def _transformer_classes() -> list[type]:
             and issubclass(value, pt.Transformer)
             and not inspect.isabstract(value)
             and value not in classes
+            and not value.__module__.startswith("pyterrier_rag_axioms.pipelines")  # tests/pipelines: need a backend
         ):
             classes.append(value)
     return classes
@@ -127,12 +128,19 @@ EXAMPLES = {
 }
 
 
+#: The files of the shared development data that building an exported transformer reads.
+SHARED_FILES = {
+    "TrecRagCrowdAxiom": CROWDRAG / "ratings.dev.jsonl.gz",
+    "TrecRagLlmOrigAxiom": CROWDRAG / "llm-ratings" / "ratings-Qwen-Qwen2.5-0.5B-Instruct.dev.jsonl",
+}
+
+
 @pytest.mark.parametrize("cls", _transformer_classes(), ids=lambda cls: cls.__name__)
 def test_every_exported_transformer_pickles(cls: type):
-    try:
-        transformer = EXAMPLES[cls.__name__]() if cls.__name__ in EXAMPLES else cls()
-    except (TypeError, ValueError, FileNotFoundError) as error:
-        pytest.skip(f"{cls.__name__} cannot be built here: {error}")
+    needed = SHARED_FILES.get(cls.__name__)
+    if needed is not None and not needed.is_file():
+        pytest.skip(f"{cls.__name__} reads {needed}, which is absent here")
+    transformer = EXAMPLES[cls.__name__]() if cls.__name__ in EXAMPLES else cls()  # a failure to build fails
     copy = pickle.loads(pickle.dumps(transformer))
     assert type(copy) is cls
 

@@ -15,7 +15,7 @@ from conftest import execute_notebook
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "rag-pipeline.ipynb"
+NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "rag-pipeline.ipynb"
 SYSTEMS = ["plain reader (1 sample)", "best of 4 samples (KwikSort of COV1, CONS2, CORR1)", "best of 2 systems"]
 
 

@@ -29,7 +29,7 @@ from pyterrier_rag_axioms.judgments import (
 )
 from pyterrier_rag_axioms.judgments.dataset import TrecRag2024Dataset, trec_rag_2024_dataset
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 NUGGETS = DATA / "nuggets.jsonl"
 
 

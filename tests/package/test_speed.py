@@ -20,10 +20,10 @@ import pytest
 from spacy.attrs import DEP, ENT_IOB, ENT_TYPE, HEAD, LEMMA, MORPH, ORTH, POS, SENT_START, TAG
 
 import pyterrier_rag_axioms as rag
-from pyterrier_rag_axioms.tools.embeddings.similarity import sentence_similarity
+from pyterrier_rag_axioms.tools.embeddings import sentence_similarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 BENCHMARKS = PROJECT_ROOT / "benchmarks"
 IRAX_PYTHON = PROJECT_ROOT / ".venv-irax" / "bin" / "python"
 OFFLINE_AXIOMS = [name for name in rag.RAG_AXIOMS if name != "CLAR1"]

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from pyterrier_rag_axioms import CONS2, CORR1, CORR2, CORR3, COV1, KwikSort, MajorityVote, PreferenceCountReranker
-from pyterrier_rag_axioms.pipelines.rag import BestOfN
+from pyterrier_rag_axioms.pipelines import BestOfN
 
 PASSAGES = [
     "The aurora borealis is caused by charged particles from the Sun colliding with gases in the upper atmosphere.",

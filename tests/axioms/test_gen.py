@@ -16,7 +16,7 @@ from pyterrier_rag_axioms.axioms.gen import (
     compare,
     similar_lengths,
 )
-from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
+from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity
 from pyterrier_rag_axioms.tools.term_similarity import EmbeddingTermSimilarity, FunctionTermSimilarity
 from pyterrier_rag_axioms.tools.terms import TermExtractor, term_extractor
 from pyterrier_rag_axioms.tools.text import TextAnalyzer

@@ -25,7 +25,7 @@ from pyterrier_rag_axioms.tools.text.segmentation import (
 from pyterrier_rag_axioms.tools.text.syllables import syllable_count
 from pyterrier_rag_axioms.tools.triples import subject_verb_object_triples
 
-SHIPPED_PATH = Path(__file__).resolve().parents[1] / "data" / "llm_texts.json"
+SHIPPED_PATH = Path(__file__).resolve().parents[2] / "data" / "llm_texts.json"
 SHIPPED = json.loads(SHIPPED_PATH.read_text(encoding="utf-8"))["texts"]
 
 

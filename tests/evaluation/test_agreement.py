@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pyterrier_rag_axioms.evaluation.agreement import (
+from pyterrier_rag_axioms.evaluation import (
     AGREEMENT_COLUMNS,
     CALIBRATION_COLUMNS,
     agreement,

@@ -26,7 +26,7 @@ from pyterrier_rag_axioms.judgments import (
     nugget_scores,
 )
 
-NUGGETS = Path(__file__).parent / "data" / "nuggets.jsonl"
+NUGGETS = Path(__file__).parents[1] / "data" / "nuggets.jsonl"
 
 
 def _write_lines(path: Path, records: list[dict[str, object]]) -> Path:

@@ -96,7 +96,7 @@ def test_cli_rejects_unknown_axioms(capsys):
 
 
 def test_shared_tools_show_every_setting_that_differs_from_its_default():
-    from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
+    from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity
 
     assert repr(TextAnalyzer()) == "TextAnalyzer(model=None)"
     assert repr(TextAnalyzer(batch_size=8, n_process=2)) == "TextAnalyzer(model=None, batch_size=8, n_process=2)"
