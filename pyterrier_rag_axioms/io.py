@@ -10,18 +10,18 @@ output intact.
 from __future__ import annotations
 
 import contextlib
-import csv
 import gzip
 import io
 import json
-import os
-import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
 import pandas as pd
+
+from pyterrier_rag_axioms import _strict_json, _tsv
+from pyterrier_rag_axioms._atomic import atomic_write, atomic_write_text, check_output_path
 
 #: File suffixes understood by :func:`read_responses` and :func:`write_frame` (optionally ``.gz``).
 FORMATS = {".jsonl": "jsonl", ".json": "jsonl", ".tsv": "tsv", ".parquet": "parquet"}
@@ -51,15 +51,11 @@ def format_of(path: str | Path) -> str:
 
 _format_of = format_of
 
+__all__ = [  # with the writing helpers kept importable from here
+    "CONTEXT_COLUMNS", "FORMATS", "ID_COLUMNS", "atomic_write", "atomic_write_text", "check_output_path",
+    "format_of", "iter_jsonl", "iter_lines", "open_text", "read_jsonl", "read_responses", "write_frame",
+]
 
-def check_output_path(path: str | Path) -> None:
-    """Check before any work that an output path can be written: not an existing directory.
-
-    Raises:
-        ValueError: ``path`` is a directory (the message names it).
-    """
-    if Path(path).is_dir():
-        raise ValueError(f"{path}: is a directory; give the name of the file to write")
 
 _GZIP_MAGIC = b"\x1f\x8b"
 
@@ -107,16 +103,12 @@ def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
         raise ValueError(f"{path}:{number + 1}: cannot be read as (gzip-compressed) text: {error}") from None
 
 
-def _reject_constant(constant: str) -> float:
-    raise ValueError(f"{constant} is not a JSON number; write null for a missing number")
-
-
 def _json_lines(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
     for number, line in iter_lines(path):
         if not line.strip():
             continue
         try:
-            record = json.loads(line, parse_constant=_reject_constant)
+            record = _strict_json.loads(line)
         except json.JSONDecodeError as error:
             raise ValueError(f"{path}:{number}: not valid JSON ({error.msg})") from None
         except ValueError as error:
@@ -129,11 +121,13 @@ def _json_lines(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
 def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """The JSON objects of a JSON-lines file (gzip or not) with their line numbers; blank lines are skipped.
 
-    ``NaN``, ``Infinity`` and ``-Infinity``, which Python writes but JSON does not know, are errors.
+    ``NaN``, ``Infinity`` and ``-Infinity``, which Python writes but JSON does not know, are errors;
+    so are a key twice in one object, a number beyond a float's range (``1e400``), nesting too
+    deep to parse, and a lone surrogate escape (see :mod:`pyterrier_rag_axioms._strict_json`).
 
     Raises:
         FileNotFoundError: no such file.
-        ValueError: a line is not a JSON object, holds NaN or Infinity, or the file is not UTF-8
+        ValueError: a line is not a JSON object, holds one of the above, or the file is not UTF-8
             text; the message names file and line.
     """
     for number, _, record in _json_lines(Path(path)):
@@ -171,57 +165,8 @@ def _read_jsonl_responses(path: Path) -> pd.DataFrame:
     return frame
 
 
-def _parse_tsv_context(value: str) -> object:
-    """A TSV context cell: a JSON list of passages, an empty cell (no context), or one passage."""
-    if value.startswith("["):
-        try:
-            return json.loads(value)
-        except json.JSONDecodeError:
-            return value
-    return value or None
-
-
-@contextlib.contextmanager
-def _csv_field_size_limit(limit: int) -> Iterator[None]:
-    previous = csv.field_size_limit(limit)
-    try:
-        yield
-    finally:
-        csv.field_size_limit(previous)
-
-
-def _tsv_problem(error: csv.Error) -> str:
-    """What a csv error means in a TSV file, in words (the csv module names the tab by the character itself)."""
-    text = str(error)
-    if "expected after '\"'" in text or "unexpected end of data" in text:
-        return (
-            "a cell that starts with a double quote must end with one; quoted cells may hold tabs, line "
-            'breaks and doubled quotes (""), as spreadsheets and pandas write them'
-        )
-    return text.replace("\t", "tab")
-
-
 def _read_tsv_responses(path: Path) -> pd.DataFrame:
-    numbers: list[int] = []  # the number of each line the csv reader has taken so far
-
-    def lines() -> Iterator[str]:
-        for number, line in iter_lines(path):
-            numbers.append(number)
-            yield line
-
-    records: list[tuple[int, list[str]]] = []  # first line of the record, cells
-    with _csv_field_size_limit(2**31 - 1):  # responses may be long
-        reader = csv.reader(lines(), delimiter="\t", strict=True)
-        while True:
-            taken = len(numbers)
-            try:
-                cells = next(reader)
-            except StopIteration:
-                break
-            except csv.Error as error:
-                start = numbers[taken] if taken < len(numbers) else (numbers[-1] if numbers else 1)
-                raise ValueError(f"{path}:{start}: malformed TSV ({_tsv_problem(error)})") from None
-            records.append((numbers[taken], cells))
+    records = _tsv.records(path, iter_lines(path))
     if not records:
         raise ValueError(f"{path}:1: empty file; expected a header line with the column names")
     (_, header), rows = records[0], []
@@ -237,7 +182,7 @@ def _read_tsv_responses(path: Path) -> pd.DataFrame:
     text_columns = {*ID_COLUMNS, "query", "response", "qanswer", "query_0", *CONTEXT_COLUMNS}
     for column in frame.columns:
         if column in CONTEXT_COLUMNS:
-            frame[column] = frame[column].map(_parse_tsv_context)
+            frame[column] = _tsv.convert_context_column(frame[column], path, column)
         elif column not in text_columns:
             with contextlib.suppress(ValueError, TypeError):
                 frame[column] = pd.to_numeric(frame[column])  # e.g. score, rank
@@ -249,7 +194,8 @@ def read_responses(path: str | Path) -> pd.DataFrame:
 
     ``qid`` and ``docno`` are read as the text the file has (a JSON ``1`` is ``"1"``); TSV cells
     are text (a query ``1984`` stays text), except for other columns that hold numbers only (e.g.
-    ``score``), and a TSV ``context`` cell may hold a JSON list of passages. The frame is checked
+    ``score``), and a TSV ``context`` cell may hold a JSON list of passages (see
+    :mod:`pyterrier_rag_axioms._tsv`: a cell that starts with ``[`` is a list). The frame is checked
     as the axioms check it, so that bad input is reported with its file and line.
 
     Raises:
@@ -314,48 +260,48 @@ def _context_as_list(value: object) -> object:
     return value
 
 
-def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
-    """Call ``write`` on a temporary file next to ``path``, then move it onto ``path``.
-
-    ``write`` writes the plain format: for a target ending in ``.gz`` the temporary file is named
-    like the target without ``.gz``, and compressed here afterwards (its gzip header names the
-    target without ``.gz``), so every format can be gzipped. The file gets the permissions a new
-    file gets under the process's umask. Where ``write`` fails, the temporary file is removed and
-    ``path`` keeps what it held.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    compressed = path.suffix.lower() == ".gz"
-    plain_name = path.name[: -len(path.suffix)] if compressed else path.name
-    handle, name = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=f".partial-{plain_name}")
-    os.close(handle)
-    temporary = Path(name)
-    try:
-        write(temporary)
-        if compressed:
-            plain = temporary.read_bytes()
-            with open(temporary, "wb") as raw, gzip.GzipFile(filename=plain_name, mode="wb", fileobj=raw) as stream:
-                stream.write(plain)
-        os.chmod(temporary, _new_file_mode())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+def _json_value(value: object) -> object:
+    """A cell as JSON writes it: numpy scalars and arrays as Python's, missing values as ``null``."""
+    if isinstance(value, np.ndarray):
+        return [_json_value(item) for item in value]
+    if isinstance(value, (list, tuple)):
+        return [_json_value(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _json_value(item) for key, item in value.items()}
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, float) and not np.isfinite(value):
+        return None
+    if isinstance(value, pd.Timestamp):
+        return value.isoformat()
+    return value
 
 
-def _new_file_mode() -> int:
-    """The permissions ``open`` gives a new file under the current umask (``mkstemp`` gives 0600)."""
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
+def _write_jsonl(frame: pd.DataFrame, target: Path) -> None:
+    columns = [str(column) for column in frame.columns]
+    with open(target, "w", encoding="utf-8", newline="\n") as stream:
+        for row in frame.itertuples(index=False, name=None):
+            record = {column: _json_value(value) for column, value in zip(columns, row)}
+            stream.write(json.dumps(record, ensure_ascii=False, allow_nan=False, default=str) + "\n")
+
+
+def _write_tsv(frame: pd.DataFrame, target: Path) -> None:
+    with open(target, "w", encoding="utf-8", newline="") as stream:
+        _tsv.write(frame, stream, context_columns=CONTEXT_COLUMNS)
 
 
 def write_frame(frame: pd.DataFrame, path: str | Path) -> None:
     """Write a frame as JSONL, TSV or Parquet, chosen by the suffix of ``path``, atomically.
 
-    Lists (e.g. contexts) are written as JSON lists in TSV cells. Parquet stores one type per
-    column: a context column that mixes single passages and lists is written as lists (a string
-    is a list of one passage).
+    Every format reads back as the same response frame (:func:`read_responses`). JSONL writes
+    numbers in full and missing values as ``null``. In TSV, a cell with a tab, a line break
+    (``\\n`` or ``\\r``) or a double quote is quoted, and lists (e.g. contexts) are JSON lists (see
+    :mod:`pyterrier_rag_axioms._tsv`). TSV cells are written as they are: a spreadsheet may take a
+    cell that starts with ``=``, ``+``, ``-`` or ``@`` for a formula, so open such files as text
+    (see the docs, "Safety"). Parquet stores one type per column: a context column that mixes
+    single passages and lists is written as lists (a string is a list of one passage).
 
     Raises:
         ValueError: an unknown suffix, or a column Parquet cannot store (the message names it);
@@ -364,15 +310,9 @@ def write_frame(frame: pd.DataFrame, path: str | Path) -> None:
     path = Path(path)
     fmt = format_of(path)
     if fmt == "jsonl":
-        atomic_write(path, lambda target: frame.to_json(target, orient="records", lines=True, force_ascii=False))
+        atomic_write(path, lambda target: _write_jsonl(frame, target))
     elif fmt == "tsv":
-        out = frame.copy()
-        for column in out.columns:
-            if out[column].map(lambda value: isinstance(value, (list, tuple, np.ndarray))).any():
-                out[column] = out[column].map(
-                    lambda v: json.dumps(list(v), ensure_ascii=False) if isinstance(v, (list, tuple, np.ndarray)) else v
-                )
-        atomic_write(path, lambda target: out.to_csv(target, sep="\t", index=False))
+        atomic_write(path, lambda target: _write_tsv(frame, target))
     else:
         out = frame.copy()
         for column in CONTEXT_COLUMNS:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import os
+import re
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -59,15 +60,25 @@ def is_input_error(error: BaseException) -> bool:
     return isinstance(error, tuple(kind for kind in known if kind is not None))
 
 
+#: Characters a terminal may act on rather than show: C0 and C1 controls (escape sequences begin
+#: with them) and the marks that reorder text (bidirectional overrides and isolates).
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: object) -> str:
+    """Text as a terminal shows it, not acts on it: control characters as Python escapes (``\\x1b``)."""
+    return _UNPRINTABLE.sub(lambda found: found.group().encode("unicode_escape").decode("ascii"), str(text))
+
+
 def print_note(command: str, message: str) -> None:
     """A note of one line on stderr, apart from the results on stdout: ``command: note: message``."""
-    print(f"{command}: note: {' '.join(message.split())}", file=sys.stderr)
+    print(f"{command}: note: {printable(' '.join(message.split()))}", file=sys.stderr)
 
 
 def error_line(error: BaseException) -> str:
-    """The message of an error on one line."""
+    """The message of an error on one line, control characters escaped."""
     text = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
-    return " ".join(text.split()) or type(error).__name__
+    return printable(" ".join(text.split())) or type(error).__name__
 
 
 def parse_axiom_names(value: str | None, option: str = "--axioms") -> list[str] | None:
@@ -234,21 +245,40 @@ def add_cache_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--cache",
         metavar="DIR",
-        help="keep parses and embeddings in DIR and reuse them in later runs (default: $RAG_AXIOMS_CACHE, if set)",
+        help="keep parses and embeddings in DIR and reuse them in later runs (default: $RAG_AXIOMS_CACHE, if set); "
+        "'none': no cache",
     )
 
 
+#: The ``--cache`` value that turns the cache off, also where ``$RAG_AXIOMS_CACHE`` names one.
+NO_CACHE = "none"
+
+
+def cache_directory(args: argparse.Namespace) -> tuple[str, str | None]:
+    """Where ``--cache`` (else ``$RAG_AXIOMS_CACHE``) puts the cache, with the option's name; ``None`` for none."""
+    if args.cache:
+        return "--cache", None if args.cache == NO_CACHE else args.cache
+    return "$RAG_AXIOMS_CACHE", os.environ.get("RAG_AXIOMS_CACHE", "").strip() or None
+
+
 def use_cache_option(args: argparse.Namespace) -> None:
-    """Make ``--cache DIR`` the package-wide cache directory (without it, ``RAG_AXIOMS_CACHE`` applies)."""
-    source, directory = "--cache", args.cache
-    if not directory:
-        source, directory = "$RAG_AXIOMS_CACHE", os.environ.get("RAG_AXIOMS_CACHE")
+    """Make ``--cache DIR`` the package-wide cache directory (without it, ``RAG_AXIOMS_CACHE`` applies;
+    ``--cache none``: no cache), and check at once that the cache can be used.
+
+    Raises:
+        CommandLineError: the directory is a file.
+        CacheError: the cache cannot be used (see :func:`~pyterrier_rag_axioms.tools.cache_upkeep.check_cache`).
+    """
+    from pyterrier_rag_axioms.tools.cache import set_cache_dir
+    from pyterrier_rag_axioms.tools.cache_upkeep import check_cache
+
+    source, directory = cache_directory(args)
     if directory and os.path.exists(directory) and not os.path.isdir(directory):
         raise CommandLineError(f"{source} {directory}: is a file, not a directory of cached parses and embeddings")
     if args.cache:
-        from pyterrier_rag_axioms.tools.cache import set_cache_dir
-
-        set_cache_dir(args.cache)
+        set_cache_dir(directory)
+    if directory:
+        check_cache(directory)
 
 
 def quiet_model_loading() -> None:
@@ -271,5 +301,5 @@ def quiet_model_loading() -> None:
 
 
 def shorten(text: str, width: int) -> str:
-    """One line of at most ``width`` characters."""
-    return textwrap.shorten(" ".join(text.split()), width=width, placeholder=" ...")
+    """One line of at most ``width`` characters, control characters escaped (see :func:`printable`)."""
+    return textwrap.shorten(printable(" ".join(text.split())), width=width, placeholder=" ...")

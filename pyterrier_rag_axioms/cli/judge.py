@@ -18,6 +18,7 @@ from pyterrier_rag_axioms.cli._common import (
     build_model,
     parse_axiom_names,
     print_note,
+    printable,
     quiet_model_loading,
     shorten,
     use_cache_option,
@@ -51,14 +52,15 @@ def answering_languagetool_url() -> str | None:
 def format_query_table(responses: pd.DataFrame, preferences: pd.DataFrame, axiom_names: Sequence[str]) -> str:
     """A readable table of one query's responses and every axiom's preference per pair."""
     lines = []
-    width = max([len(docno) for docno in responses["docno"]] + [5])
+    docnos = {docno: printable(docno) for docno in responses["docno"]}
+    width = max([len(docno) for docno in docnos.values()] + [5])
     for row in responses.itertuples():
-        lines.append(f"  {row.docno:<{width}}  {shorten(row.response, 100)}")
+        lines.append(f"  {docnos[row.docno]:<{width}}  {shorten(row.response, 100)}")
     lines.append("")
     pair_width = 2 * width + 4
     lines.append(f"  {'pair':<{pair_width}}  " + " ".join(f"{name:>6}" for name in axiom_names))
     for row in preferences.itertuples(index=False):
-        pair = f"{row.docno_a} vs {row.docno_b}"
+        pair = f"{docnos.get(row.docno_a, row.docno_a)} vs {docnos.get(row.docno_b, row.docno_b)}"
         cells = [_SYMBOLS.get(float(getattr(row, name)), "?") for name in axiom_names]
         lines.append(f"  {pair:<{pair_width}}  " + " ".join(f"{cell:>6}" for cell in cells))
     return "\n".join(lines)
@@ -93,7 +95,7 @@ def judge_main(argv: Sequence[str]) -> int:
 
     if args.output:
         format_of(args.output)  # an unknown output format fails before any judging
-        check_output_path(args.output)
+        check_output_path(args.output, inputs=[args.input, args.model])
     use_cache_option(args)
     names = parse_axiom_names(args.axioms)
     axioms = build_axioms(
@@ -117,7 +119,7 @@ def judge_main(argv: Sequence[str]) -> int:
     print(f"{len(responses)} responses to {responses['qid'].nunique()} queries from {args.input}")
     print("Preferences: a = first response preferred, b = second preferred, . = no preference\n")
     for qid, group in responses.groupby("qid", sort=False):
-        print(f"[{qid}] {group['query'].iloc[0]}")
+        print(f"[{printable(qid)}] {printable(group['query'].iloc[0])}")
         print(format_query_table(group, preferences[preferences["qid"] == qid], columns))
         print()
     if args.output:

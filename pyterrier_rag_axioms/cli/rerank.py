@@ -13,6 +13,7 @@ from pyterrier_rag_axioms.cli._common import (
     CommandLineParser,
     add_judge_options,
     preference_source,
+    printable,
     quiet_model_loading,
     shorten,
     use_cache_option,
@@ -24,11 +25,12 @@ DEFAULT_RERANK_AXIOMS = ("COV1", "CONS2", "CORR1")
 
 def format_ranking(group: pd.DataFrame, *, width: int = 90) -> str:
     """A readable table of one query's ranked responses."""
-    docno_width = max([len(docno) for docno in group["docno"]] + [5])
+    docnos = [printable(docno) for docno in group["docno"]]
+    docno_width = max([len(docno) for docno in docnos] + [5])
     lines = [f"  {'rank':>4}  {'docno':<{docno_width}}  {'score':>6}  response"]
-    for row in group.itertuples(index=False):
+    for row, docno in zip(group.itertuples(index=False), docnos):
         lines.append(
-            f"  {row.rank:>4}  {row.docno:<{docno_width}}  {row.score:>6.2f}  {shorten(row.response, width)}"
+            f"  {row.rank:>4}  {docno:<{docno_width}}  {row.score:>6.2f}  {shorten(row.response, width)}"
         )
     return "\n".join(lines)
 
@@ -67,7 +69,7 @@ def rerank_main(argv: Sequence[str]) -> int:
     if not args.verbose:
         quiet_model_loading()
     if args.output:
-        check_output(args.output, run_name=args.run_name)
+        check_output(args.output, run_name=args.run_name, inputs=[args.input or SAMPLE_PATH, args.model])
     if args.method != "kwiksort" and (args.pivot or args.seed is not None):
         raise CommandLineError(f"--pivot and --seed are KwikSort's: leave them out with --method {args.method}")
     source = preference_source(args, default_axioms=DEFAULT_RERANK_AXIOMS)
@@ -87,7 +89,7 @@ def rerank_main(argv: Sequence[str]) -> int:
     print(f"{len(responses)} responses to {responses['qid'].nunique()} queries from {args.input}")
     print(f"Ranked by {reranker}\n")
     for qid, group in ranking.groupby("qid", sort=False):
-        print(f"[{qid}] {group['query'].iloc[0]}")
+        print(f"[{printable(qid)}] {printable(group['query'].iloc[0])}")
         print(format_ranking(group))
         print()
     if args.output:

@@ -21,6 +21,7 @@ from pyterrier_rag_axioms.cli._common import (
     add_judge_options,
     preference_source,
     print_note,
+    printable,
     quiet_model_loading,
     use_cache_option,
 )
@@ -65,13 +66,14 @@ def _count(number: int, thing: str) -> str:
 
 def format_runs(table: pd.DataFrame, *, with_nuggets: bool) -> str:
     """A readable table of the ranked runs."""
-    width = max([len(run) for run in table["run"]] + [3])
+    runs = [printable(run) for run in table["run"]]
+    width = max([len(run) for run in runs] + [3])
     header = f"  {'rank':>4}  {'run':<{width}}  {'win rate':>8}  {'topics':>6}"
     if with_nuggets:
         header += f"  {'nugget score':>12}  {'its rank':>8}"
     lines = [header]
-    for row in table.itertuples(index=False):
-        line = f"  {row.rank:>4}  {row.run:<{width}}  {row.win_rate:>8.3f}  {row.topics:>6}"
+    for row, run in zip(table.itertuples(index=False), runs):
+        line = f"  {row.rank:>4}  {run:<{width}}  {row.win_rate:>8.3f}  {row.topics:>6}"
         if with_nuggets:
             rank = "-" if pd.isna(row.nugget_rank) else f"{int(row.nugget_rank)}"
             score = "-" if pd.isna(row.nugget_score) else f"{row.nugget_score:.3f}"
@@ -95,7 +97,7 @@ def runs_main(argv: Sequence[str]) -> int:
     check_confidence(args.confidence, caller="--confidence")
     if args.output:
         format_of(args.output)  # an unknown output format fails before any judging
-        check_output_path(args.output)
+        check_output_path(args.output, inputs=[args.input, args.nuggets, args.model])
     use_cache_option(args)
     if not args.verbose:
         quiet_model_loading()

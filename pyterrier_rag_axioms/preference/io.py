@@ -4,10 +4,14 @@
 from __future__ import annotations
 
 import json
+import math
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
+from pyterrier_rag_axioms import _strict_json
+from pyterrier_rag_axioms._atomic import atomic_write_text
 from pyterrier_rag_axioms.preference.features import _saved_parameters, axiom_classes
 
 if TYPE_CHECKING:
@@ -43,33 +47,100 @@ def save_model(model: PreferenceModel, path: str | Path, *, metadata: dict[str, 
         ],
         "metadata": metadata or {},
     }
-    path = Path(path)
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    temporary.replace(path)
+    atomic_write_text(Path(path), json.dumps(document, indent=2) + "\n")
 
 
-def load_model(cls: type[PreferenceModel], path: str | Path, **overrides: Any) -> PreferenceModel:
-    """Read a model saved by :func:`save_model` (see :meth:`PreferenceModel.load`)."""
-    path = Path(path)
+#: Parameters of feature axioms that may name a server the axiom sends texts to (LanguageTool, TARGER).
+SERVER_PARAMETERS = ("remote_server", "argument_tagger")
+
+#: Host names of this machine: a saved model may name a server there.
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def _remote(url: object) -> bool:
+    """Whether a server URL names another machine than this one."""
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
+        host = urlsplit(str(url)).hostname
+    except ValueError:
+        return True
+    return host not in LOCAL_HOSTS and not (host or "").startswith("127.")
+
+
+def _read_document(path: Path) -> dict[str, Any]:
+    """The JSON object of a saved model file, read strictly (see :mod:`pyterrier_rag_axioms._strict_json`)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path}: not a PreferenceModel file: not UTF-8 text (byte {error.start + 1})") from None
+    except OSError as error:
+        raise ValueError(f"{path}: cannot read the PreferenceModel file: {error.strerror or error}") from None
+    try:
+        document = _strict_json.loads(text)
     except json.JSONDecodeError as error:
         raise ValueError(f"{path}:{error.lineno}: not a JSON file of a PreferenceModel ({error.msg})") from None
+    except ValueError as error:
+        raise ValueError(f"{path}: not a JSON file of a PreferenceModel: {error}") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ValueError(f"{path}: not a saved PreferenceModel (expected 'format': {FORMAT!r})")
+    return document
+
+
+def _number(value: object, what: str, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{where}: {what} must be a finite number, not {value!r}")
+    return float(value)
+
+
+def _feature(feature: object, position: int, path: Path, allow_remote: bool) -> tuple[Any, float, float]:
+    """The axiom, scale and weight of one saved feature, checked."""
+    where = f"{path}: feature {position}"
+    if not isinstance(feature, dict):
+        raise ValueError(f"{where} must be an object with 'axiom', 'scale' and 'weight', not {feature!r}")
     classes = axiom_classes()
-    axioms, scales, weights = [], [], []
-    for position, feature in enumerate(document.get("features", [])):
-        short_name = feature.get("axiom")
-        if short_name not in classes:
+    short_name = feature.get("axiom")
+    if short_name not in classes:
+        raise ValueError(
+            f"{where} names the unknown feature axiom {short_name!r}; known: {', '.join(sorted(classes))}"
+        )
+    parameters = feature.get("parameters", {})
+    if not isinstance(parameters, dict):
+        raise ValueError(f"{where}: 'parameters' must be an object of argument names and values, not {parameters!r}")
+    for name in SERVER_PARAMETERS:
+        server = parameters.get(name)
+        if isinstance(server, str) and _remote(server) and not allow_remote:
             raise ValueError(
-                f"{path}: feature {position} names the unknown feature axiom {short_name!r}; "
-                f"known: {', '.join(sorted(classes))}"
+                f"{where} ({short_name}) sends texts to the server {server!r}, which is not on this machine; "
+                "load a model that names another server only if you trust its file: allow_remote=True"
             )
-        axioms.append(classes[short_name](name=feature.get("name"), **feature.get("parameters", {})))
-        scales.append(feature["scale"])
-        weights.append(feature["weight"])
+    name = feature.get("name")
+    if name is not None and not isinstance(name, str):
+        raise ValueError(f"{where}: 'name' must be a string, not {name!r}")
+    for key in ("scale", "weight"):
+        if key not in feature:
+            raise ValueError(f"{where} has no {key!r}")
+    try:
+        axiom = classes[short_name](name=name, **parameters)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{where} ({short_name}): {error}") from None
+    return axiom, _number(feature["scale"], "'scale'", where), _number(feature["weight"], "'weight'", where)
+
+
+def load_model(cls: type[PreferenceModel], path: str | Path, *, allow_remote: bool = False, **overrides: Any):
+    """Read a model saved by :func:`save_model` (see :meth:`PreferenceModel.load`)."""
+    path = Path(path)
+    document = _read_document(path)
+    features = document.get("features", [])
+    if not isinstance(features, list):
+        raise ValueError(f"{path}: 'features' must be a list of features, not {features!r}")
+    axioms, scales, weights = [], [], []
+    for position, feature in enumerate(features):
+        axiom, scale, weight = _feature(feature, position, path, allow_remote)
+        axioms.append(axiom)
+        scales.append(scale)
+        weights.append(weight)
+    name = document.get("name")
+    if name is not None and not isinstance(name, str):
+        raise ValueError(f"{path}: 'name' must be a string, not {name!r}")
     arguments = {
         "axioms": axioms,
         "coefficients": weights,
@@ -79,9 +150,12 @@ def load_model(cls: type[PreferenceModel], path: str | Path, **overrides: Any) -
         "follow_directions": document.get("follow_directions", False),
         "min_confidence": document.get("min_confidence", 0.0),
         "truth": document.get("truth"),
-        "name": document.get("name"),
+        "name": name,
     }
-    return cls(**{**arguments, **overrides})
+    try:
+        return cls(**{**arguments, **overrides})
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{path}: not a usable PreferenceModel: {error}") from None
 
 
 def default_model(cls: type[PreferenceModel], kind: str = "crowd", **overrides: Any) -> PreferenceModel:

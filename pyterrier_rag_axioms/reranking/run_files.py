@@ -3,6 +3,7 @@ with the checks a TREC run file needs (one-word ids and run name) made before an
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -20,13 +21,14 @@ def is_trec_run_path(path: str | Path) -> bool:
     return bool(suffixes) and suffixes[-1] in TREC_RUN_SUFFIXES
 
 
-def check_output(path: str | Path, *, run_name: str) -> None:
+def check_output(path: str | Path, *, run_name: str, inputs: Sequence[str | Path | None] = ()) -> None:
     """Check an output path's format (and the run name of a TREC run file) before any work is done.
 
     Raises:
-        ValueError: an unknown suffix, a directory, or a run name that is empty or holds whitespace.
+        ValueError: an unknown suffix, a directory, one of ``inputs`` (also through a link), or a
+            run name that is empty or holds whitespace.
     """
-    check_output_path(path)
+    check_output_path(path, inputs=inputs)
     if not is_trec_run_path(path):
         try:
             format_of(path)

@@ -1,0 +1,137 @@
+"""Writing files atomically: a temporary file made by ``mkstemp`` next to the target, moved onto it.
+
+Nothing half-written is left behind: where writing fails, or SIGTERM, SIGINT or SIGHUP ends the
+process meanwhile, the temporary file is removed and the target keeps what it held. Every file
+the package writes goes through :func:`atomic_write` (frames, run files, saved models, the
+LanguageTool server's state file).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import os
+import signal
+import stat
+import tempfile
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+
+def check_output_path(path: str | Path, *, inputs: Sequence[str | Path | None] = ()) -> None:
+    """Check before any work that an output path can be written: not a directory, and none of ``inputs``.
+
+    An input is recognised by its device and inode, so a hard link or a symbolic link to it is
+    the input too.
+
+    Raises:
+        ValueError: ``path`` is a directory, or it is one of ``inputs`` (the message names both).
+    """
+    if Path(path).is_dir():
+        raise ValueError(f"{path}: is a directory; give the name of the file to write")
+    for source in inputs:
+        if source is None or not os.path.exists(path) or not os.path.exists(source):
+            continue
+        if os.path.samefile(path, source):
+            how = "is" if os.path.abspath(path) == os.path.abspath(source) else "is a link to"
+            raise ValueError(
+                f"{path}: {how} the input file {source}; writing there would replace the input, so give "
+                "another output file"
+            )
+
+
+_partial_files: set[Path] = set()
+_previous_handlers: dict[int, Any] = {}
+_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+def _remove_partial_files(signum: int, frame: object) -> None:
+    """On a signal: remove the temporary files being written, then do what was done before without us."""
+    for partial in list(_partial_files):
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
+    previous = _previous_handlers.get(signum, signal.SIG_DFL)
+    if callable(previous):  # e.g. Python's KeyboardInterrupt, or a program's own handler
+        previous(signum, frame)
+    elif previous != signal.SIG_IGN:  # the default: end the process by the signal, as without us
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+
+@contextlib.contextmanager
+def _removed_on_signal(partial: Path) -> Iterator[None]:
+    """Remove ``partial`` when SIGTERM, SIGINT or SIGHUP ends the process while it is written.
+
+    The handlers the program had (``languagetool run``'s, Python's ``KeyboardInterrupt``) run after
+    the removal, and are back in place afterwards. Only the main thread can set handlers; writes
+    from other threads rely on the program's own.
+    """
+    install = threading.current_thread() is threading.main_thread() and not _partial_files
+    if install:
+        for signum in _SIGNALS:
+            previous = signal.getsignal(signum)
+            if previous in (signal.SIG_IGN, None):
+                continue
+            _previous_handlers[signum] = previous
+            signal.signal(signum, _remove_partial_files)
+    _partial_files.add(partial)
+    try:
+        yield
+    finally:
+        _partial_files.discard(partial)
+        if install:
+            for signum, previous in _previous_handlers.items():
+                signal.signal(signum, previous)
+            _previous_handlers.clear()
+
+
+def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+    """Call ``write`` on a temporary file next to ``path``, then move it onto ``path``.
+
+    The temporary file is made by ``mkstemp`` in the target's directory (a new name, never a file
+    or link that is already there). ``write`` writes the plain format: for a target ending in
+    ``.gz`` the temporary file is named like the target without ``.gz``, and compressed here
+    afterwards (its gzip header names the target without ``.gz`` and holds no time, so the same
+    frame gives the same bytes), so every format can be gzipped. A file that replaces another keeps
+    the other's permissions; a new file gets those a new file gets under the process's umask.
+    Where ``write`` fails, or SIGTERM, SIGINT or SIGHUP arrives meanwhile, the temporary file is
+    removed and ``path`` keeps what it held.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    compressed = path.suffix.lower() == ".gz"
+    plain_name = path.name[: -len(path.suffix)] if compressed else path.name
+    mode = stat.S_IMODE(os.stat(path).st_mode) if path.exists() else _new_file_mode()
+    handle, name = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=f".partial-{plain_name}")
+    os.close(handle)
+    temporary = Path(name)
+    with _removed_on_signal(temporary):
+        try:
+            write(temporary)
+            if compressed:
+                plain = temporary.read_bytes()
+                with (
+                    open(temporary, "wb") as raw,
+                    gzip.GzipFile(filename=plain_name, mode="wb", fileobj=raw, mtime=0) as stream,
+                ):
+                    stream.write(plain)
+            os.chmod(temporary, mode)
+            os.replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write a UTF-8 text file atomically (see :func:`atomic_write`)."""
+    atomic_write(Path(path), lambda target: Path(target).write_text(text, encoding="utf-8"))
+
+
+def _new_file_mode() -> int:
+    """The permissions ``open`` gives a new file under the current umask (``mkstemp`` gives 0600)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
