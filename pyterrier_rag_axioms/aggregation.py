@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms._column_names import check_column_name
 from pyterrier_rag_axioms.axioms import Axiom, warn_about_contexts
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, preference_frame
 from pyterrier_rag_axioms.parallel import QueryParallel
@@ -70,6 +71,7 @@ class Combinator(QueryParallel, pt.Transformer, ABC):
         if duplicates:
             raise ValueError(f"{kind}: members must have distinct names, but {duplicates} occur more than once")
         self.name = f"{kind}({','.join(self.member_names)})" if name is None else name
+        check_column_name(self.name, kind)
         if self.name in self.member_names:
             raise ValueError(f"{kind}: name {self.name!r} is also the name of a member")
         self.verbose = verbose

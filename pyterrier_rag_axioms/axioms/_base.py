@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms._column_names import check_column_name
 from pyterrier_rag_axioms.frames import (
     NAMES_ATTR,
     PAIR_COLUMNS,
@@ -218,6 +219,7 @@ class Axiom(QueryParallel, pt.Transformer, ABC):
 
     def __post_init__(self) -> None:
         resolve_parameters(self)
+        check_column_name(self.name, self.short_name)
 
     def default_name(self) -> str:
         """The name of the preference column when none is given."""

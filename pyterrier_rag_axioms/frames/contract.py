@@ -33,6 +33,7 @@ from pyterrier_rag_axioms.frames._checks import (
     _normalized_contexts,
     normalize_context,
 )
+from pyterrier_rag_axioms.pair_limits import check_pair_count
 
 #: Column names of pyterrier-rag that stand in for ours where ours are absent.
 RESPONSE_ALIASES: dict[str, str] = {"response": "qanswer", "context": "qcontext", "query": "query_0"}
@@ -154,7 +155,6 @@ def _aliased_columns(columns: Sequence[str]) -> dict[str, str]:
     }
 
 
-
 def _validated_mode(
     inp: pd.DataFrame, renames: dict[str, str], transformer: object, modes: dict[str, list[str]]
 ) -> str:
@@ -183,7 +183,6 @@ def _context_cells(contexts: Sequence[Context]) -> pd.Series:
         [cells.setdefault(id(context), None if context is None else list(context)) for context in contexts],
         dtype=object,
     )
-
 
 
 def response_frame(inp: pd.DataFrame, transformer: object = None) -> pd.DataFrame:
@@ -276,7 +275,6 @@ def is_preference_frame(inp: pd.DataFrame) -> bool:
     return "docno_a" in inp.columns and "docno_b" in inp.columns
 
 
-
 def preference_frame(inp: pd.DataFrame, transformer: object = None) -> pd.DataFrame:
     """A validated copy of a preference frame, built from a response frame where needed.
 
@@ -299,6 +297,7 @@ def preference_frame(inp: pd.DataFrame, transformer: object = None) -> pd.DataFr
     })
     if mode == "responses":
         responses = response_frame(inp, transformer)
+        check_pair_count(responses["qid"], transformer)  # every pair is judged, or none
         warn_single_responses(responses, transformer)
         return pairs_from_responses(responses)
     frame = inp.rename(columns=renames)

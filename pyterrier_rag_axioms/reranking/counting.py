@@ -9,6 +9,7 @@ import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.axioms import signature_repr
+from pyterrier_rag_axioms.pair_limits import check_pair_count
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.reranking._candidates import (
     Candidates,
@@ -50,6 +51,7 @@ class PreferenceCountReranker(QueryParallel, pt.Transformer):
             empty = _empty_input_result(inp, caller, self.source)
             return empty.assign(wins=pd.Series(dtype=int), losses=pd.Series(dtype=int))
         candidates = Candidates.from_frame(inp, self.source, caller)
+        check_pair_count(candidates.responses["qid"], caller)  # all pairs of each query are compared
         size = len(candidates.responses)
         # positions of every pair's responses: all pairs of each group in original order
         a = np.concatenate([g[np.triu_indices(len(g), k=1)[0]] for g in candidates.groups]).astype(int)
