@@ -6,7 +6,9 @@ alone, and matches of any other category in the answer are ignored. The server i
 (where ``python -m pyterrier_rag_axioms.languagetool start`` runs one; see
 :mod:`pyterrier_rag_axioms.tools.grammar.languagetool`). Each request waits at most ``timeout`` seconds; a
 refused connection, a timeout, an HTTP error status or an answer without a ``matches`` list is an
-error naming the URL, never "no grammar errors".
+error naming the URL, never "no grammar errors". The client follows no redirect (a server that
+answers with one would send the texts elsewhere), and a match whose offset or length does not lie
+within the text is an error naming the server.
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ class GrammarChecker(SharedTool):
         data = {"language": self.language, "text": text, "enabledCategories": GRAMMAR_CATEGORY, "enabledOnly": "true"}
         url = self.check_url
         try:
-            response = self._session.post(url, data=data, timeout=self.timeout)
+            response = self._session.post(url, data=data, timeout=self.timeout, allow_redirects=False)
         except requests.Timeout as error:
             raise LanguageToolUnavailableError(
                 f"LanguageTool server at {url} did not answer within {self.timeout:g} s "
@@ -87,6 +89,11 @@ class GrammarChecker(SharedTool):
                 f"No LanguageTool server answered at {self.remote_server}: {error}. {_START_HINT}"
             ) from error
         body = response.text
+        if response.is_redirect or 300 <= response.status_code < 400:
+            raise LanguageToolError(
+                f"LanguageTool server at {url} answered with a redirect (HTTP {response.status_code} to "
+                f"{response.headers.get('Location')!r}); texts follow no redirect: give the server's own URL"
+            )
         if response.status_code != 200:
             raise LanguageToolError(
                 f"LanguageTool server at {url} answered HTTP {response.status_code}: {_shorten(body)}"
@@ -101,12 +108,23 @@ class GrammarChecker(SharedTool):
         return [match for match in found if _category(match) == GRAMMAR_CATEGORY]
 
     def error_spans(self, text: str) -> list[tuple[int, int]]:
-        """``(offset, length)`` of each grammar error LanguageTool finds in ``text``, in Python characters."""
+        """``(offset, length)`` of each grammar error LanguageTool finds in ``text``, in Python characters.
+
+        Raises:
+            LanguageToolError: a match without a whole-number offset and length >= 0 that lie within
+                the text; the message names the server.
+        """
         to_characters = _utf16_to_characters(text)
+        units = sum(2 if ord(character) >= 0x10000 else 1 for character in text)  # Java's UTF-16 length
         spans = []
         for match in self.matches(text):
-            start = to_characters(int(match["offset"]))
-            end = to_characters(int(match["offset"]) + int(match["length"]))
+            offset, length = (_whole_number(match, key, self.check_url) for key in ("offset", "length"))
+            if offset + length > units:
+                raise LanguageToolError(
+                    f"LanguageTool server at {self.check_url} answered a match at offset {offset} with length "
+                    f"{length}, beyond the end of the {units}-unit text it was sent"
+                )
+            start, end = to_characters(offset), to_characters(offset + length)
             spans.append((start, end - start))
         return spans
 
@@ -153,6 +171,17 @@ def _category(match: object) -> str:
         return str(match["rule"]["category"]["id"]).upper()  # type: ignore[index]
     except (KeyError, TypeError):
         return ""
+
+
+def _whole_number(match: dict, key: str, url: str) -> int:
+    """A match's ``offset`` or ``length``: a whole number >= 0, else an error naming the server."""
+    value = match.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        found = "none" if key not in match else repr(value)
+        raise LanguageToolError(
+            f"LanguageTool server at {url} answered a match with {key} {found}, not a whole number >= 0"
+        )
+    return value
 
 
 def _shorten(body: str, width: int = 300) -> str:

@@ -29,9 +29,13 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+
+from pyterrier_rag_axioms._atomic import atomic_write_text
+from pyterrier_rag_axioms._port_owner import describe, listeners, port_is_free
 
 #: Environment variable with the URL of the LanguageTool server that CLAR1 uses by default.
 URL_VARIABLE = "RAG_AXIOMS_LANGUAGETOOL_URL"
@@ -121,7 +125,8 @@ def answers(url: str, *, timeout: float = 2.0) -> bool:
 
     try:
         response = requests.post(
-            url.rstrip("/") + "/v2/check", data={"language": "en-US", "text": "It works."}, timeout=timeout
+            url.rstrip("/") + "/v2/check", data={"language": "en-US", "text": "It works."}, timeout=timeout,
+            allow_redirects=False,
         )
         return response.status_code == 200 and "matches" in response.json()
     except (requests.RequestException, ValueError):
@@ -152,8 +157,8 @@ class LocalLanguageTool:
             home: folder with ``lib/`` (default: :func:`languagetool_home`).
             memory: Java heap limit (``-Xmx``).
             startup_timeout: seconds to wait for the first answer of ``/v2/check``.
-            log_path: file for the server's output (default ``home/server-PORT.log``, removed by
-                :meth:`stop`; a server that fails to start shows its last lines in the error).
+            log_path: file for the server's output (default: a new file ``home/server-PORT-*.log``,
+                removed by :meth:`stop`; a server that fails to start shows its last lines in the error).
             detach: keep the server running after this process ends (for ``start``); otherwise
                 it is stopped when this process dies.
         """
@@ -171,15 +176,25 @@ class LocalLanguageTool:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> str:
-        """Start the server and wait until it checks a text; returns its URL."""
+        """Start the server and wait until it checks a text; returns its URL.
+
+        The port must be free, and no text is sent before the process listening on it is the one
+        started here (:mod:`pyterrier_rag_axioms._port_owner`); another is refused in one line.
+        """
         java = java_executable()
         jars = classpath(self.home)
         self.port = self.port or free_port()
-        if answers(self.url, timeout=1.0):
-            raise LanguageToolSetupError(f"a LanguageTool server already answers at {self.url}; stop it or pick a port")
-        log_path = self._log = Path(self.log_path) if self.log_path else self.home / f"server-{self.port}.log"
+        if not port_is_free(self.port):
+            raise LanguageToolSetupError(self._held_message("is held by"))
+        if self.log_path:
+            log_path = Path(self.log_path)
+            log = open(log_path, "w")  # noqa: SIM115 (closed below, once the child has it)
+        else:  # a new file of its own name: never a file or link that someone placed there
+            handle, name = tempfile.mkstemp(dir=self.home, prefix=f"server-{self.port}-", suffix=".log")
+            log_path, log = Path(name), os.fdopen(handle, "w")
+        self._log = log_path
         command = [java, f"-Xmx{self.memory}", "-cp", jars, SERVER_CLASS, "--port", str(self.port)]
-        with open(log_path, "w") as log:
+        with log:
             self.process = subprocess.Popen(
                 command,
                 stdin=subprocess.DEVNULL,
@@ -189,7 +204,14 @@ class LocalLanguageTool:
                 preexec_fn=None if self.detach else _stop_with_parent,
             )
         deadline = time.monotonic() + self.startup_timeout
-        while not answers(self.url, timeout=30.0):
+        while True:
+            owners = listeners(self.port)  # None: this system cannot tell; then the answer alone counts
+            if owners and self.process.pid not in owners:
+                self.stop()
+                log_path.unlink(missing_ok=True)
+                raise LanguageToolSetupError(self._held_message("was taken by", owners))
+            if (owners is None or self.process.pid in owners) and answers(self.url, timeout=30.0):
+                return self.url
             if self.process.poll() is not None or time.monotonic() > deadline:
                 reason = (
                     f"exited with status {self.process.returncode}"
@@ -201,7 +223,13 @@ class LocalLanguageTool:
                 log_path.unlink(missing_ok=True)
                 raise LanguageToolSetupError(f"LanguageTool server on {self.url} {reason}; its last output:\n{tail}")
             time.sleep(0.5)
-        return self.url
+
+    def _held_message(self, verb: str, owners: set[int | None] | None = None) -> str:
+        owners = listeners(self.port) if owners is None else owners
+        return (
+            f"port {self.port} on 127.0.0.1 {verb} {describe(owners)}, not the LanguageTool server started here; "
+            "pick another port (--port), or stop that process"
+        )
 
     def stop(self) -> None:
         """End the server (SIGTERM, then SIGKILL after 20 s); nothing happens when it is not running."""
@@ -289,7 +317,7 @@ def _start(args: argparse.Namespace) -> int:
     url = server.start()
     assert server.process is not None
     state = {"pid": server.process.pid, "url": url, "port": server.port, "log": str(server._log)}
-    state_path.write_text(json.dumps(state) + "\n")
+    atomic_write_text(state_path, json.dumps(state) + "\n")
     print(f"LanguageTool server running at {url} (pid {server.process.pid}); stop it with "
           "`python -m pyterrier_rag_axioms.languagetool stop`")
     return 0
