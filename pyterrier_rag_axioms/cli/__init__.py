@@ -1,6 +1,7 @@
 """The ``rag-axioms`` command: ``rag-axioms [FILE]`` judges responses (:mod:`.judge`), ``rag-axioms rerank
 [FILE]`` ranks them (:mod:`.rerank`); without a file, both run on the sample shipped inside the package.
-``rag-axioms runs FILE`` ranks the runs whose responses the file holds (:mod:`.runs`).
+``rag-axioms runs FILE`` ranks the runs whose responses the file holds (:mod:`.runs`); ``rag-axioms cache``
+shows and prunes the model-work cache (:mod:`.cache`).
 
 Bad input or arguments never end in a traceback: the command prints one line that names the file,
 the line (1-based) and what is wrong, and exits with status 2. Warnings are notes of one line on
@@ -15,12 +16,15 @@ import warnings
 from collections.abc import Callable, Sequence
 
 from pyterrier_rag_axioms.cli._common import USAGE_ERROR_STATUS, error_line, is_input_error, print_note
+from pyterrier_rag_axioms.cli.cache import cache_main
 from pyterrier_rag_axioms.cli.judge import judge_main
 from pyterrier_rag_axioms.cli.rerank import rerank_main
 from pyterrier_rag_axioms.cli.runs import runs_main
 
 #: Subcommands by name; each takes the remaining arguments and returns an exit status.
-SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {"rerank": rerank_main, "runs": runs_main}
+SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
+    "rerank": rerank_main, "runs": runs_main, "cache": cache_main,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -47,4 +51,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE_ERROR_STATUS
 
 
-__all__ = ["SUBCOMMANDS", "judge_main", "main", "rerank_main", "runs_main"]
+__all__ = ["SUBCOMMANDS", "cache_main", "judge_main", "main", "rerank_main", "runs_main"]

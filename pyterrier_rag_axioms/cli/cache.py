@@ -1,0 +1,54 @@
+"""``rag-axioms cache``: show the model-work cache, and prune what no version uses any more."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+
+from pyterrier_rag_axioms.cli._common import CommandLineError, CommandLineParser, add_cache_option, cache_directory
+
+
+def _when(seconds: float | None) -> str:
+    if seconds is None:
+        return "never recorded"
+    return datetime.datetime.fromtimestamp(seconds).strftime("%Y-%m-%d %H:%M")
+
+
+def cache_main(argv: Sequence[str]) -> int:
+    """Print the cache's namespaces (kind, entries, size, last use); with ``--prune``, remove the unused ones."""
+    parser = CommandLineParser(
+        prog="rag-axioms cache",
+        description=(
+            "Show the model-work cache of --cache DIR (or $RAG_AXIOMS_CACHE): one line per namespace (a model, "
+            "configuration and version of the code and libraries). --prune removes the namespaces not used for "
+            "--unused-days days: after an upgrade, the old versions' entries are never read again."
+        ),
+    )
+    add_cache_option(parser)
+    parser.add_argument("--prune", action="store_true", help="remove the entries of namespaces not used lately")
+    parser.add_argument(
+        "--unused-days", type=float, default=30.0, help="with --prune: days without use (default: %(default)s)"
+    )
+    args = parser.parse_args(argv)
+
+    from pyterrier_rag_axioms.tools.cache_upkeep import check_cache, database_path, prune, summary
+
+    source, directory = cache_directory(args)
+    if directory is None:
+        raise CommandLineError("give the cache directory: --cache DIR, or set $RAG_AXIOMS_CACHE")
+    if not args.unused_days >= 0:
+        raise CommandLineError(f"--unused-days must be >= 0, not {args.unused_days!r}")
+    check_cache(directory)
+    path = database_path(directory)
+    if args.prune:
+        namespaces, entries = prune(directory, unused_days=args.unused_days)
+        print(f"Removed {entries} entries of {namespaces} namespaces not used for {args.unused_days:g} days.")
+    records = summary(directory)
+    size = path.stat().st_size if path.exists() else 0
+    print(f"{path} ({source}): {sum(r['entries'] for r in records)} entries, {size / 1e6:.1f} MB on disk")
+    for record in records:
+        print(
+            f"  {record['namespace'][:12]}  {record['kind']:<16} {record['entries']:>8} entries "
+            f"{record['bytes'] / 1e6:>8.1f} MB  last used {_when(record['last_used'])}"
+        )
+    return 0

