@@ -122,6 +122,7 @@ def test_a_cache_path_under_a_file_says_so_at_start_up(tmp_path, responses_file)
                             cwd=tmp_path)
     assert completed.returncode == 2 and completed.stdout == "", completed.stdout
     assert "file.txt" in completed.stderr and "not a directory" in completed.stderr.lower()
+    assert "--cache none" in completed.stderr
 
 
 def test_a_corrupt_cache_from_python_names_its_path(tmp_path):

@@ -133,6 +133,10 @@ def test_a_reply_with_good_offsets_counts(fake_servers):
 # --- 11. a loaded model names no remote server ------------------------------------------------------
 
 
+#: A server on another machine: the ``.invalid`` domain never resolves, so nothing is ever contacted.
+REMOTE = "http://remote.invalid:8081"
+
+
 def _model_naming(tmp_path: Path, server: str) -> Path:
     from pyterrier_rag_axioms import CLAR1, PreferenceModel
 
@@ -144,10 +148,10 @@ def _model_naming(tmp_path: Path, server: str) -> Path:
 def test_a_loaded_model_may_not_name_a_remote_server(tmp_path):
     from pyterrier_rag_axioms import PreferenceModel
 
-    path = _model_naming(tmp_path, "http://192.0.2.7:8081")  # TEST-NET-1: never contacted
-    with pytest.raises(ValueError, match=r"model\.json: .*192\.0\.2\.7.*allow_remote=True"):
+    path = _model_naming(tmp_path, REMOTE)
+    with pytest.raises(ValueError, match=r"model\.json: .*remote\.invalid.*allow_remote=True"):
         PreferenceModel.load(path)
-    assert PreferenceModel.load(path, allow_remote=True).axioms[0].remote_server == "http://192.0.2.7:8081"
+    assert PreferenceModel.load(path, allow_remote=True).axioms[0].remote_server == REMOTE
     local = _model_naming(tmp_path, "http://127.0.0.1:8081")
     assert PreferenceModel.load(local).axioms[0].remote_server == "http://127.0.0.1:8081"
 
@@ -158,23 +162,24 @@ def test_a_loaded_model_may_not_name_a_remote_argument_tagger(tmp_path):
     path = _model_naming(tmp_path, "http://127.0.0.1:8081")
     document = json.loads(path.read_text())
     document["features"].append(
-        {"axiom": "GEN_ArgUC", "name": "GEN_ArgUC", "parameters": {"argument_tagger": "https://192.0.2.7/targer/"},
+        {"axiom": "GEN_ArgUC", "name": "GEN_ArgUC", "parameters": {"argument_tagger": "https://remote.invalid/targer/"},
          "scale": 1.0, "weight": 1.0}
     )
     path.write_text(json.dumps(document))
-    with pytest.raises(ValueError, match=r"model\.json: feature 1 .*192\.0\.2\.7.*allow_remote=True"):
+    with pytest.raises(ValueError, match=r"model\.json: feature 1 .*remote\.invalid.*allow_remote=True"):
         PreferenceModel.load(path)
 
 
 def test_the_command_line_refuses_a_model_naming_a_remote_server(tmp_path):
-    path = _model_naming(tmp_path, "http://192.0.2.7:8081")
+    path = _model_naming(tmp_path, REMOTE)
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "HF_HUB_OFFLINE": "1"}
     completed = subprocess.run(
         [sys.executable, "-m", "pyterrier_rag_axioms", "--model", str(path)],
         capture_output=True, text=True, env=env, cwd=tmp_path, check=False, timeout=600,
     )
     assert "Traceback" not in completed.stderr, completed.stderr
-    assert completed.returncode == 2 and "192.0.2.7" in completed.stderr, completed.stdout
+    assert completed.returncode == 2 and "remote.invalid" in completed.stderr, completed.stdout
+    assert "allow_remote=True" in completed.stderr
     assert len(completed.stderr.strip().splitlines()) == 1
 
 
