@@ -20,9 +20,8 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms._column_names import check_column_name
 from pyterrier_rag_axioms.axioms import Axiom, warn_about_contexts
-from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, preference_frame
+from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, check_column_name, preference_frame
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.registry import COMBINATORS
 

@@ -140,3 +140,98 @@ def write_jsonl(path, lines: list[str]):
     """Write ``lines`` as a file of lines (UTF-8); returns the path."""
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     return path
+
+
+def run_cli(*arguments: str, cwd: Path, module: str = "pyterrier_rag_axioms", **environment: str):
+    """``python -m MODULE ARGUMENTS`` (default: ``rag-axioms``) in a new process, as a user runs it.
+
+    The package is this checkout's; ``$RAG_AXIOMS_CACHE`` is unset unless given. Fails the test on a
+    traceback: the command line reports bad input in one line.
+    """
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "HF_HUB_OFFLINE": "1"}
+    env.pop("RAG_AXIOMS_CACHE", None)
+    env.update(environment)
+    completed = subprocess.run(
+        [sys.executable, "-m", module, *arguments], capture_output=True, text=True, cwd=cwd, env=env, check=False,
+        timeout=600,
+    )
+    assert "Traceback" not in completed.stderr, completed.stderr
+    return completed
+
+
+def cli_error(completed) -> str:
+    """The one error line of a command that refused its input (exit status 2)."""
+    assert completed.returncode == 2, (completed.returncode, completed.stdout, completed.stderr)
+    lines = [line for line in completed.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, completed.stderr
+    return lines[0]
+
+
+def write_records(path: Path, records: list[dict]) -> Path:
+    """Write records as a JSON-lines file; returns its path."""
+    import json
+
+    path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    return path
+
+
+class FakeServer:
+    """An HTTP server on 127.0.0.1 answering ``POST /v2/check`` as ``reply(server, text)`` says (status,
+    headers, JSON answer); keeps the texts it answered with 200. For what a real LanguageTool server
+    cannot be made to do: redirect, answer malformed offsets, grab a port.
+    """
+
+    def __init__(self, reply, port: int = 0):
+        import json
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        from urllib.parse import parse_qs
+
+        self.texts: list[str] = []
+        self.requests = 0
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 (http.server's name)
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()
+                fake.requests += 1
+                text = parse_qs(body).get("text", [""])[0]
+                status, headers, answer = reply(fake, text)
+                if status == 200:
+                    fake.texts.append(text)
+                self.send_response(status)
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                data = json.dumps(answer).encode()
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.port = self.server.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def fake_servers():
+    """Start :class:`FakeServer` s: ``fake_servers(reply, port=0)``; all are closed after the test."""
+    started: list[FakeServer] = []
+
+    def start(reply, port: int = 0) -> FakeServer:
+        started.append(FakeServer(reply, port))
+        return started[-1]
+
+    yield start
+    for server in started:
+        server.close()

@@ -13,11 +13,11 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms._column_names import check_column_name
 from pyterrier_rag_axioms.frames import (
     NAMES_ATTR,
     PAIR_COLUMNS,
     ResponseTable,
+    check_column_name,
     preference_frame,
     response_frame,
     restore_names,
@@ -215,11 +215,12 @@ class Axiom(QueryParallel, pt.Transformer, ABC):
         # errors would name that class (``Axiom.__init__() takes 1 positional argument``).
         if positional or arguments:
             _check_keyword_arguments(cls, positional, arguments)
+        if arguments.get("name") is not None:  # also for subclasses with their own constructor (PreferenceModel)
+            check_column_name(arguments["name"], getattr(cls, "short_name", None) or cls.__name__)
         return super().__new__(cls)
 
     def __post_init__(self) -> None:
         resolve_parameters(self)
-        check_column_name(self.name, self.short_name)
 
     def default_name(self) -> str:
         """The name of the preference column when none is given."""

@@ -1,5 +1,6 @@
 """The frame contract: response and preference frames, pyterrier-rag's column names, validation
-and the pairs of responses; no axioms and no file formats (those are in :mod:`~pyterrier_rag_axioms.io`)."""
+the pairs of responses and their limits (``max_pairs``), and the names no preference column may
+take; no axioms and no file formats (those are in :mod:`~pyterrier_rag_axioms.io`)."""
 
 from pyterrier_rag_axioms.frames._checks import FrameError, FrameTypeError, normalize_context, passage_text, shown
 from pyterrier_rag_axioms.frames.contract import (
@@ -22,8 +23,11 @@ from pyterrier_rag_axioms.frames.contract import (
     warn_missing_context,
     warn_single_responses,
 )
+from pyterrier_rag_axioms.frames.limits import DEFAULT_MAX_PAIRS, check_pair_count, max_pairs, set_max_pairs
+from pyterrier_rag_axioms.frames.names import RESERVED_COLUMNS, check_column_name
 
 __all__ = [
+    "DEFAULT_MAX_PAIRS", "RESERVED_COLUMNS", "check_column_name", "check_pair_count", "max_pairs", "set_max_pairs",
     "NAMES_ATTR", "ORDER_COLUMNS", "PAIR_BASES", "PAIR_COLUMNS", "RESPONSE_ALIASES", "RESPONSE_COLUMNS",
     "Context", "FrameError", "FrameTypeError", "ResponseTable", "extra_columns", "is_preference_frame",
     "normalize_context", "pairs_from_responses", "passage_text", "preference_frame", "response_extras",

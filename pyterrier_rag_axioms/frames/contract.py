@@ -33,7 +33,7 @@ from pyterrier_rag_axioms.frames._checks import (
     _normalized_contexts,
     normalize_context,
 )
-from pyterrier_rag_axioms.pair_limits import check_pair_count
+from pyterrier_rag_axioms.frames.limits import check_pair_count
 
 #: Column names of pyterrier-rag that stand in for ours where ours are absent.
 RESPONSE_ALIASES: dict[str, str] = {"response": "qanswer", "context": "qcontext", "query": "query_0"}

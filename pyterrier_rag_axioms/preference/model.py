@@ -25,7 +25,6 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms._column_names import check_column_name
 from pyterrier_rag_axioms.axioms import Axiom, FeatureAxiom
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, is_preference_frame, preference_frame
 from pyterrier_rag_axioms.preference.features import (
@@ -113,7 +112,6 @@ class PreferenceModel(Axiom):
         self.truth = truth
         self.margin_fraction = 0.0
         self.name = self.short_name if name is None else name
-        check_column_name(self.name, kind)
         self.verbose = verbose
 
     def _checked(self, numbers: Sequence[float], what: str, *, positive: bool) -> tuple[float, ...]:
@@ -358,14 +356,8 @@ class PreferenceModel(Axiom):
     def load(cls, path: str | Path, *, allow_remote: bool = False, **overrides: Any) -> PreferenceModel:
         """Read a model saved by :meth:`save`; keyword arguments (e.g. ``min_confidence``) override the file's.
 
-        A model file may name a server its axioms send texts to (CLAR1's ``remote_server``); one on
-        another machine is refused unless ``allow_remote=True``, so that loading a file never sends
-        texts where its author chose.
-
-        Raises:
-            ValueError: the file cannot be read, is not a saved model, names an unknown feature
-                axiom, holds a malformed feature, or names a remote server without
-                ``allow_remote``; the message starts with the path.
+        A server on another machine named in the file (CLAR1's ``remote_server``) is refused unless
+        ``allow_remote=True``. Raises a ``ValueError`` starting with the path for a malformed file.
         """
         return load_model(cls, path, allow_remote=allow_remote, **overrides)
 

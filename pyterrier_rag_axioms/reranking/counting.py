@@ -9,7 +9,7 @@ import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.axioms import signature_repr
-from pyterrier_rag_axioms.pair_limits import check_pair_count
+from pyterrier_rag_axioms.frames import check_pair_count
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.reranking._candidates import (
     Candidates,

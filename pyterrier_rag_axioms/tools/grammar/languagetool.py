@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pyterrier_rag_axioms._atomic import atomic_write_text
-from pyterrier_rag_axioms._port_owner import describe, listeners, port_is_free
+from pyterrier_rag_axioms.tools.grammar._process import describe, listeners, port_is_free, stop_with_parent, terminate
 
 #: Environment variable with the URL of the LanguageTool server that CLAR1 uses by default.
 URL_VARIABLE = "RAG_AXIOMS_LANGUAGETOOL_URL"
@@ -179,7 +179,7 @@ class LocalLanguageTool:
         """Start the server and wait until it checks a text; returns its URL.
 
         The port must be free, and no text is sent before the process listening on it is the one
-        started here (:mod:`pyterrier_rag_axioms._port_owner`); another is refused in one line.
+        started here (:mod:`~pyterrier_rag_axioms.tools.grammar._process`); another is refused in one line.
         """
         java = java_executable()
         jars = classpath(self.home)
@@ -201,7 +201,7 @@ class LocalLanguageTool:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # Ctrl-C in a terminal reaches us, and we stop it in order
-                preexec_fn=None if self.detach else _stop_with_parent,
+                preexec_fn=None if self.detach else stop_with_parent,
             )
         deadline = time.monotonic() + self.startup_timeout
         while True:
@@ -234,7 +234,7 @@ class LocalLanguageTool:
     def stop(self) -> None:
         """End the server (SIGTERM, then SIGKILL after 20 s); nothing happens when it is not running."""
         if self.process is not None:
-            _terminate(self.process.pid, wait=self.process.wait)
+            terminate(self.process.pid, wait=self.process.wait, running=_is_server)
             self.process = None
         if self._log is not None and not self.detach:
             self._log.unlink(missing_ok=True)
@@ -248,39 +248,6 @@ class LocalLanguageTool:
 
     def __repr__(self) -> str:
         return f"LocalLanguageTool(port={self.port!r}, home={str(self.home)!r}, memory={self.memory!r})"
-
-
-def _stop_with_parent() -> None:  # pragma: no cover - runs in the child before exec
-    """Linux: the server receives SIGTERM when the process that started it dies, even by SIGKILL."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-
-def _terminate(pid: int, *, wait=None, grace: float = 20.0) -> None:
-    """SIGTERM to ``pid``, SIGKILL after ``grace`` seconds; ``wait`` reaps a child of this process."""
-    try:
-        os.kill(pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
-    deadline = time.monotonic() + grace
-    while time.monotonic() < deadline:
-        if wait is not None:
-            try:
-                wait(timeout=0.2)
-                return
-            except subprocess.TimeoutExpired:
-                continue
-        if not _is_server(pid):
-            return
-        time.sleep(0.2)
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        return
-    if wait is not None:
-        wait()
 
 
 def _is_server(pid: int) -> bool:
@@ -330,7 +297,7 @@ def _stop(args: argparse.Namespace) -> int:
         return 0
     state = json.loads(state_path.read_text())
     if _is_server(state["pid"]):
-        _terminate(state["pid"])
+        terminate(state["pid"], running=_is_server)
         print(f"LanguageTool server at {state['url']} (pid {state['pid']}) stopped.")
     if state.get("log"):
         Path(state["log"]).unlink(missing_ok=True)

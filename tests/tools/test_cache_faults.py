@@ -4,18 +4,14 @@ clear line at start-up that names the cache and the way out (``--cache none``)."
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import subprocess
-import sys
 from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+from conftest import run_cli, write_records
 
 from pyterrier_rag_axioms.tools.cache import DATABASE_NAME, model_work_cache
-
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 RESPONSES = [
     {"qid": "q1", "query": "Why is the sky blue?", "docno": "a", "response": "Because of Rayleigh scattering."},
@@ -23,33 +19,19 @@ RESPONSES = [
 ]
 
 
-def run_command(*arguments: str, cwd: Path, **environment: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "HF_HUB_OFFLINE": "1", **environment}
-    if "RAG_AXIOMS_CACHE" not in environment:
-        env.pop("RAG_AXIOMS_CACHE", None)
-    completed = subprocess.run(
-        [sys.executable, "-m", "pyterrier_rag_axioms", *arguments], capture_output=True, text=True, cwd=cwd,
-        env=env, check=False, timeout=600,
-    )
-    assert "Traceback" not in completed.stderr, completed.stderr
-    return completed
-
-
 @pytest.fixture
 def responses_file(tmp_path) -> Path:
-    path = tmp_path / "responses.jsonl"
-    path.write_text("".join(json.dumps(record) + "\n" for record in RESPONSES), encoding="utf-8")
-    return path
+    return write_records(tmp_path / "responses.jsonl", RESPONSES)
 
 
-# --- 8. keys and pruning ----------------------------------------------------------------------
+# --- keys and pruning ----------------------------------------------------------------------
 
 
 def test_cached_text_values_are_keyed_on_the_libraries_that_shape_them(tmp_path):
     import pandas as pd
 
     from pyterrier_rag_axioms import CLAR2
-    from pyterrier_rag_axioms.tools.text import TextAnalyzer
+    from pyterrier_rag_axioms.tools import TextAnalyzer
 
     CLAR2(text_analyzer=TextAnalyzer(cache_dir=tmp_path))(pd.DataFrame(RESPONSES))
     descriptions = [d for d in model_work_cache(tmp_path).namespaces().values() if d["kind"] == "spacy-analysis"]
@@ -68,7 +50,7 @@ def test_the_cache_command_prunes_entries_no_version_uses_any_more(tmp_path):
         connection.execute("INSERT INTO namespaces VALUES (?, ?)", (b"stale", json.dumps({"kind": "stale"})))
         connection.executemany("INSERT INTO entries VALUES (?, ?, ?, ?)",
                                [(b"stale", bytes([n]), "field", b"v" * 1000) for n in range(50)])
-    completed = run_command("cache", "--cache", str(cache_dir), "--prune", cwd=tmp_path)
+    completed = run_cli("cache", "--cache", str(cache_dir), "--prune", cwd=tmp_path)
     assert completed.returncode == 0, completed.stderr
     assert "50 entries" in completed.stdout
     with sqlite3.connect(cache_dir / DATABASE_NAME) as connection:
@@ -76,7 +58,7 @@ def test_the_cache_command_prunes_entries_no_version_uses_any_more(tmp_path):
     assert left == {b"current"}
 
 
-# --- 9. cache problems at start-up ----------------------------------------------------------------
+# --- cache problems at start-up ----------------------------------------------------------------
 
 
 def test_a_corrupt_cache_is_one_line_at_start_up(tmp_path, responses_file):
@@ -84,7 +66,7 @@ def test_a_corrupt_cache_is_one_line_at_start_up(tmp_path, responses_file):
     cache_dir.mkdir()
     (cache_dir / DATABASE_NAME).write_bytes(b"this is not an SQLite database" * 100)
     for command in ([], ["rerank"]):
-        completed = run_command(*command, str(responses_file), "--axioms", "CLAR2", "--cache", str(cache_dir),
+        completed = run_cli(*command, str(responses_file), "--axioms", "CLAR2", "--cache", str(cache_dir),
                                 cwd=tmp_path)
         assert completed.returncode == 2 and completed.stdout == "", completed.stdout
         assert len(completed.stderr.strip().splitlines()) == 1
@@ -97,7 +79,7 @@ def test_a_locked_cache_is_one_line_at_start_up(tmp_path, responses_file):
     holder = sqlite3.connect(cache_dir / DATABASE_NAME, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
-        completed = run_command(str(responses_file), "--axioms", "CLAR2", "--cache", str(cache_dir), cwd=tmp_path,
+        completed = run_cli(str(responses_file), "--axioms", "CLAR2", "--cache", str(cache_dir), cwd=tmp_path,
                                 RAG_AXIOMS_CACHE_TIMEOUT="2")
     finally:
         holder.execute("ROLLBACK")
@@ -110,7 +92,7 @@ def test_cache_none_runs_without_the_configured_cache(tmp_path, responses_file):
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / DATABASE_NAME).write_bytes(b"garbage" * 100)
-    completed = run_command(str(responses_file), "--axioms", "CLAR2", "--cache", "none", cwd=tmp_path,
+    completed = run_cli(str(responses_file), "--axioms", "CLAR2", "--cache", "none", cwd=tmp_path,
                             RAG_AXIOMS_CACHE=str(broken))
     assert completed.returncode == 0, completed.stderr
     assert not (tmp_path / "none").exists()
@@ -118,7 +100,7 @@ def test_cache_none_runs_without_the_configured_cache(tmp_path, responses_file):
 
 def test_a_cache_path_under_a_file_says_so_at_start_up(tmp_path, responses_file):
     (tmp_path / "file.txt").write_text("x")
-    completed = run_command(str(responses_file), "--axioms", "CLAR2", "--cache", str(tmp_path / "file.txt" / "sub"),
+    completed = run_cli(str(responses_file), "--axioms", "CLAR2", "--cache", str(tmp_path / "file.txt" / "sub"),
                             cwd=tmp_path)
     assert completed.returncode == 2 and completed.stdout == "", completed.stdout
     assert "file.txt" in completed.stderr and "not a directory" in completed.stderr.lower()
@@ -129,7 +111,7 @@ def test_a_corrupt_cache_from_python_names_its_path(tmp_path):
     import pandas as pd
 
     from pyterrier_rag_axioms import CLAR2
-    from pyterrier_rag_axioms.tools.text import TextAnalyzer
+    from pyterrier_rag_axioms.tools import TextAnalyzer
 
     (tmp_path / DATABASE_NAME).write_bytes(b"garbage" * 100)
     with pytest.raises(OSError, match=rf"{DATABASE_NAME}.*not an SQLite database"):

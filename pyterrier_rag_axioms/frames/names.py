@@ -7,7 +7,7 @@ refused when the object is made.
 
 from __future__ import annotations
 
-from pyterrier_rag_axioms.frames import ORDER_COLUMNS, PAIR_COLUMNS, RESPONSE_ALIASES, RESPONSE_COLUMNS
+from pyterrier_rag_axioms.frames.contract import ORDER_COLUMNS, PAIR_COLUMNS, RESPONSE_ALIASES, RESPONSE_COLUMNS
 
 #: Columns of response, preference and result frames: no preference column may take their names.
 RESERVED_COLUMNS: tuple[str, ...] = tuple(

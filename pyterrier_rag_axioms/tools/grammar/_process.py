@@ -1,4 +1,5 @@
-"""Which processes listen on a TCP port: so that texts go only to the server process we started.
+"""The processes behind a local server: which ones listen on a TCP port (so that texts go only to the
+server process we started), and stopping the server with this process or on request.
 
 An answer on a port says nothing about who answers: any process that holds the port first gets
 the texts. The listening sockets' owners come from ``psutil`` where it is installed (the
@@ -9,7 +10,12 @@ gives ``None`` and the caller falls back to the answer alone.
 from __future__ import annotations
 
 import os
+import signal
 import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 _LISTEN = "0A"  # the state of a listening socket in /proc/net/tcp
@@ -90,3 +96,37 @@ def describe(pids: set[int | None] | None) -> str:
             name = ""
         names.append(f"pid {pid}" + (f" ({name})" if name else ""))
     return ", ".join(names)
+
+
+def stop_with_parent() -> None:  # pragma: no cover - runs in the child before exec
+    """Linux: the server receives SIGTERM when the process that started it dies, even by SIGKILL."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def terminate(pid: int, *, running: Callable[[int], bool], wait=None, grace: float = 20.0) -> None:
+    """SIGTERM to ``pid``, SIGKILL after ``grace`` seconds; ``wait`` reaps a child of this process, else
+    ``running(pid)`` says whether it still runs."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        if wait is not None:
+            try:
+                wait(timeout=0.2)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+        if not running(pid):
+            return
+        time.sleep(0.2)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        return
+    if wait is not None:
+        wait()

@@ -77,7 +77,7 @@ def check_pair_count(qids: pd.Series, transformer: object) -> int:
             "query's responses into groups and judge each group (a pair's preference does not depend on the other "
             "responses), rank with KwikSort, which compares far fewer pairs, use per-response values where the axiom "
             "has them (FeatureAxiom.values), or raise the "
-            f"limit (${MAX_PAIRS_VARIABLE}, pyterrier_rag_axioms.pair_limits.set_max_pairs) if the memory is there"
+            f"limit (${MAX_PAIRS_VARIABLE}, pyterrier_rag_axioms.frames.set_max_pairs) if the memory is there"
         )
     warnings.warn(f"{transformer}: the frame needs {what}; max_pairs is {limit:,}", stacklevel=4)
     return pairs

@@ -1,10 +1,10 @@
-"""Nothing lost: outputs never replace inputs, files read back as written, and malformed files are
-reported by file and line, from Python and from the command line (a real process, never a traceback)."""
+"""Files read back as written, malformed files reported by file and line, and writes that leave
+nothing half-done: the round trip of every response-frame format, TSV contexts, strict JSON, atomic
+writes under signals."""
 
 from __future__ import annotations
 
 import gzip
-import json
 import os
 import signal
 import stat
@@ -15,12 +15,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import PROJECT_ROOT, cli_error, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pyterrier_rag_axioms.io import atomic_write, read_responses, write_frame
-
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 RESPONSES = [
     {"qid": "q1", "query": "Why is the sky blue?", "docno": "a", "response": "Because of Rayleigh scattering."},
@@ -28,52 +27,7 @@ RESPONSES = [
 ]
 
 
-def run_command(*arguments: str, cwd: Path, **environment: str) -> subprocess.CompletedProcess:
-    """``rag-axioms ARGUMENTS`` in a new process; fails the test on a traceback."""
-    env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "HF_HUB_OFFLINE": "1", **environment}
-    env.pop("RAG_AXIOMS_CACHE", None)
-    completed = subprocess.run(
-        [sys.executable, "-m", "pyterrier_rag_axioms", *arguments], capture_output=True, text=True, cwd=cwd,
-        env=env, check=False, timeout=600,
-    )
-    assert "Traceback" not in completed.stderr, completed.stderr
-    return completed
-
-
-def error_line(completed: subprocess.CompletedProcess) -> str:
-    """The one line a failed command printed on stderr."""
-    assert completed.returncode == 2, (completed.returncode, completed.stdout, completed.stderr)
-    lines = [line for line in completed.stderr.splitlines() if "error:" in line]
-    assert len(lines) == 1, completed.stderr
-    return lines[0]
-
-
-def write_jsonl(path: Path, records: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
-    return path
-
-
-# --- 1. an output that names the input -------------------------------------------------------------
-
-
-@pytest.mark.parametrize("command", [[], ["rerank"], ["runs"]])
-@pytest.mark.parametrize("link", ["same", "hard", "symbolic"])
-def test_output_naming_the_input_is_refused_before_any_work(tmp_path, command, link):
-    source = write_jsonl(tmp_path / "responses.jsonl", RESPONSES)
-    before = source.read_bytes()
-    output = {"same": source, "hard": tmp_path / "hard.jsonl", "symbolic": tmp_path / "link.jsonl"}[link]
-    if link == "hard":
-        os.link(source, output)
-    elif link == "symbolic":
-        output.symlink_to(source)
-    completed = run_command(*command, str(source), "--axioms", "LEN1", "--output", str(output), cwd=tmp_path)
-    line = error_line(completed)
-    assert str(output) in line and "input" in line
-    assert completed.stdout == ""  # refused before any judging
-    assert source.read_bytes() == before
-
-
-# --- 2. and 3. contexts and texts in TSV, and the round trip of every format --------------------------
+# --- contexts and texts in TSV, and the round trip of every format --------------------------
 
 
 def test_pandas_written_tsv_context_lists_are_read_as_lists(tmp_path):
@@ -143,7 +97,7 @@ def test_every_response_frame_reads_back_unchanged_from_every_format(tmp_path, f
         assert [_meaning(c) for c in read["context"]] == [_meaning(c) for c in frame["context"]], suffix
 
 
-# --- 5. and 15. malformed input files -------------------------------------------------------------
+# --- malformed input files -------------------------------------------------------------
 
 
 _LINE = '{"qid": "q1", "query": "q", "docno": "b", "response": "r"}\n'
@@ -165,7 +119,7 @@ def test_malformed_jsonl_is_an_error_with_file_and_line(tmp_path, content, probl
     path.write_text(_LINE + content, encoding="utf-8")
     with pytest.raises(ValueError, match=rf"bad\.jsonl:2: .*{problem}"):
         read_responses(path)
-    line = error_line(run_command(str(path), "--axioms", "LEN1", cwd=tmp_path))
+    line = cli_error(run_cli(str(path), "--axioms", "LEN1", cwd=tmp_path))
     assert "bad.jsonl:2:" in line and problem in line
 
 
@@ -174,10 +128,10 @@ def test_a_duplicate_tsv_header_is_an_error_with_file_and_line(tmp_path):
     path.write_text("qid\tquery\tdocno\tresponse\tresponse\nq1\tq\ta\tx\ty\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"bad\.tsv:1: .*'response'.*twice"):
         read_responses(path)
-    assert "bad.tsv:1:" in error_line(run_command(str(path), "--axioms", "LEN1", cwd=tmp_path))
+    assert "bad.tsv:1:" in cli_error(run_cli(str(path), "--axioms", "LEN1", cwd=tmp_path))
 
 
-# --- 6. rewriting an output: its mode, signals, reproducible gzip -------------------------------------
+# --- rewriting an output: its mode, signals, reproducible gzip -------------------------------------
 
 
 def test_rewriting_an_output_keeps_its_mode(tmp_path):
@@ -244,86 +198,3 @@ def test_atomic_write_creates_its_temporary_file_in_the_target_directory(tmp_pat
     seen = []
     atomic_write(tmp_path / "out.txt", lambda path: (seen.append(Path(path).parent), Path(path).write_text("x")))
     assert seen == [tmp_path]
-
-
-# --- 7. a saved model does not follow a planted link ----------------------------------------------
-
-
-def test_saving_a_model_does_not_follow_a_planted_link(tmp_path):
-    from pyterrier_rag_axioms import PreferenceModel
-
-    victim = tmp_path / "victim.txt"
-    victim.write_text("keep me")
-    (tmp_path / ".model.json.tmp").symlink_to(victim)
-    PreferenceModel.default("crowd").save(tmp_path / "model.json")
-    assert victim.read_text() == "keep me"
-    assert PreferenceModel.load(tmp_path / "model.json").coefficients
-
-
-# --- 15. malformed model files, terminal escapes ---------------------------------------------------
-
-
-def _model_document() -> dict:
-    from importlib.resources import files
-
-    return json.loads((files("pyterrier_rag_axioms.models") / "preference-crowd.json").read_text())
-
-
-def _broken(change) -> dict:
-    document = _model_document()
-    change(document)
-    return document
-
-
-MALFORMED_MODELS = {
-    "features-not-a-list": lambda d: d.update(features=3),
-    "feature-not-an-object": lambda d: d.update(features=["LEN1"]),
-    "missing-weight": lambda d: d["features"][0].pop("weight"),
-    "weight-not-a-number": lambda d: d["features"][0].update(weight="heavy"),
-    "parameters-not-an-object": lambda d: d["features"][0].update(parameters=[1, 2]),
-    "unknown-parameter": lambda d: d["features"][0].update(parameters={"no_such_parameter": 1}),
-    "name-not-a-string": lambda d: d.update(name=5),
-}
-
-
-@pytest.mark.parametrize("kind", list(MALFORMED_MODELS))
-def test_a_malformed_model_file_is_a_clear_error(tmp_path, kind):
-    from pyterrier_rag_axioms import PreferenceModel
-
-    path = tmp_path / "model.json"
-    path.write_text(json.dumps(_broken(MALFORMED_MODELS[kind])), encoding="utf-8")
-    with pytest.raises(ValueError, match=r"model\.json: "):
-        PreferenceModel.load(path)
-    assert "model.json" in error_line(run_command(str(write_jsonl(tmp_path / "r.jsonl", RESPONSES)),
-                                                  "--model", str(path), cwd=tmp_path))
-
-
-_DUPLICATE_FEATURES = (
-    b'{"format": "pyterrier-rag-axioms/preference-model", "features": [], '
-    b'"features": [{"axiom": "LEN1", "name": "LEN1", "scale": 1.0, "weight": 1.0}]}'
-)
-
-
-@pytest.mark.parametrize("content", [b"\xff\xfe not UTF-8", b"[" * 100000 + b"]" * 100000,
-                                     _DUPLICATE_FEATURES],
-                         ids=["not-utf8", "deep-nesting", "duplicate-key"])
-def test_a_model_file_that_is_no_json_object_is_a_clear_error(tmp_path, content):
-    from pyterrier_rag_axioms import PreferenceModel
-
-    path = tmp_path / "model.json"
-    path.write_bytes(content)
-    with pytest.raises(ValueError, match=r"model\.json"):
-        PreferenceModel.load(path)
-
-
-def test_cli_tables_escape_terminal_control_sequences(tmp_path):
-    hostile = [
-        {**RESPONSES[0], "query": "sky\x1b]0;owned\x07", "docno": "a\x1b[2J", "response": "Blue\x1b[31m red\x9b."},
-        {**RESPONSES[1], "query": "sky\x1b]0;owned\x07"},
-    ]
-    source = write_jsonl(tmp_path / "hostile.jsonl", hostile)
-    for command in ([], ["rerank"], ["runs"]):
-        completed = run_command(*command, str(source), "--axioms", "LEN1", cwd=tmp_path)
-        assert completed.returncode == 0, completed.stderr
-        assert "\x1b" not in completed.stdout and "\x9b" not in completed.stdout and "\x07" not in completed.stdout
-        assert "\\x1b" in completed.stdout
