@@ -188,7 +188,7 @@ class LocalLanguageTool:
             raise LanguageToolSetupError(self._held_message("is held by"))
         if self.log_path:
             log_path = Path(self.log_path)
-            log = open(log_path, "w")  # noqa: SIM115 (closed below, once the child has it)
+            log = open(log_path, "w")  # closed below, once the child has it
         else:  # a new file of its own name: never a file or link that someone placed there
             handle, name = tempfile.mkstemp(dir=self.home, prefix=f"server-{self.port}-", suffix=".log")
             log_path, log = Path(name), os.fdopen(handle, "w")
