@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
 
 import numpy as np
+
+from pyterrier_rag_axioms.io import atomic_write
 
 #: Backends of :class:`~pyterrier_rag_axioms.tools.embeddings.similarity.SentenceSimilarity` served by this module.
 ONNX_BACKENDS: tuple[str, ...] = ("onnx", "onnx-int8")
@@ -93,9 +94,8 @@ def export_onnx(model_path: Path, target: Path, *, quantize: bool) -> Path:
         names = ["input_ids", "attention_mask", "token_type_ids"]
         if "token_type_ids" not in example:
             example["token_type_ids"] = torch.zeros_like(example["input_ids"])
-        with tempfile.NamedTemporaryFile(dir=target.parent, suffix=".onnx", delete=False) as file:
-            temporary = Path(file.name)
-        try:
+
+        def export(temporary: Path) -> None:
             with torch.no_grad():
                 torch.onnx.export(
                     _mean_pooled(model),
@@ -107,19 +107,14 @@ def export_onnx(model_path: Path, target: Path, *, quantize: bool) -> Path:
                     opset_version=17,
                     dynamo=False,
                 )
-            os.replace(temporary, float_target)
-        finally:
-            temporary.unlink(missing_ok=True)
+
+        atomic_write(float_target, export)
     if quantize and not target.is_file():
         from onnxruntime.quantization import QuantType, quantize_dynamic
 
-        with tempfile.NamedTemporaryFile(dir=target.parent, suffix=".onnx", delete=False) as file:
-            temporary = Path(file.name)
-        try:
-            quantize_dynamic(str(float_target), str(temporary), weight_type=QuantType.QInt8)
-            os.replace(temporary, target)
-        finally:
-            temporary.unlink(missing_ok=True)
+        atomic_write(
+            target, lambda temporary: quantize_dynamic(str(float_target), str(temporary), weight_type=QuantType.QInt8)
+        )
     return target if quantize else float_target
 
 
