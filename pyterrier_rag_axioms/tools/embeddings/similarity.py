@@ -140,7 +140,9 @@ class SentenceSimilarity(SharedTool):
         if directory is None:
             return None
         if getattr(self, "_store_key", None) != directory:
-            runtime = ("sentence-transformers", "torch") if self.backend == "torch" else ("onnxruntime", "tokenizers")
+            runtime = ("sentence-transformers", "transformers", "torch", "tokenizers")  # model code, its export
+            if self.backend != "torch":
+                runtime += ("onnxruntime",)
             description = {
                 "kind": "sentence-embedding",
                 "model": sentence_model_identity(self.model_path),
