@@ -5,7 +5,8 @@ the suffix does not matter), and returns a response frame or a preference frame 
 ``DESIGN.md``). A malformed line raises a ``ValueError`` that starts with ``path:line:``.
 
 - :func:`load_nugget_assignments`: TREC 2024 RAG nugget assignments, one response per run and topic.
-- :func:`nugget_scores` / :func:`nugget_qrels`: the nugget score of each response, and qrels graded by it.
+- :func:`nugget_scores` / :func:`nugget_qrels`: the nugget score of each response, and qrels graded by it,
+  from human or automatic assignments (:func:`nested_assignments` reads the latter).
 - :func:`load_crowdrag_responses` / :func:`load_crowdrag_judgments`: CrowdRAG-25 responses with their
   context, and the judged pairs with one truth column per utility dimension.
 - :func:`load_llm_ratings`: the likelihood an LLM assigns to each response.
@@ -32,6 +33,7 @@ from pyterrier_rag_axioms.judgments.trec_rag import (
     load_nugget_assignments,
     load_run_file,
     load_topics,
+    nested_assignments,
     nugget_qrels,
     nugget_score,
     nugget_scores,
@@ -42,5 +44,5 @@ __all__ = [
     "CROWDRAG_DIMENSIONS", "DEFAULT_QRELS_SCALE", "JUDGMENT_COLUMNS", "NUGGET_ASSIGNMENT_SCORES",
     "NUGGET_IMPORTANCE_WEIGHTS", "NUGGET_SCORE_TYPES", "NuggetScoreType", "load_crowdrag_judgments",
     "load_crowdrag_responses", "load_llm_ratings", "load_nugget_assignments", "load_run_file", "load_topics",
-    "nugget_qrels", "nugget_score", "nugget_scores", "render_answer", "trec_rag_2024_dataset",
+    "nested_assignments", "nugget_qrels", "nugget_score", "nugget_scores", "render_answer", "trec_rag_2024_dataset",
 ]

@@ -107,9 +107,45 @@ def _check_score_type(score_type: str) -> None:
         raise ValueError(f"score_type must be one of {', '.join(map(repr, NUGGET_SCORE_TYPES))}, not {score_type!r}")
 
 
+def nested_assignments(assignments: pd.DataFrame) -> pd.DataFrame:
+    """One row per response (``qid``, ``docno``, ``nuggets``) from one row per (response, nugget).
+
+    ``assignments`` has ``qid``, ``docno``, ``importance`` and ``assignment`` per row, as
+    :class:`~pyterrier_rag_axioms.nuggets.NuggetAssigner` writes them; responses keep the order of
+    their first row, nuggets their order within a response.
+
+    Raises:
+        ValueError: an importance other than vital/okay or an unknown assignment (naming the row).
+    """
+    pt.validate.columns(
+        assignments, includes=["qid", "docno", "importance", "assignment"], context="nugget assignments"
+    )
+    for column, known in (("importance", NUGGET_IMPORTANCE_WEIGHTS), ("assignment", NUGGET_ASSIGNMENT_SCORES)):
+        unknown = ~assignments[column].isin(list(known))
+        if unknown.any():
+            row = assignments.index[unknown.to_numpy().argmax()]
+            raise ValueError(
+                f"nugget assignments: row {row}: {column} must be one of {', '.join(map(repr, known))}, "
+                f"not {assignments.at[row, column]!r}"
+            )
+    keys = pd.DataFrame({"qid": assignments["qid"].astype(str), "docno": assignments["docno"].astype(str)})
+    nuggets = [
+        {"importance": importance, "assignment": assignment}
+        for importance, assignment in zip(assignments["importance"], assignments["assignment"])
+    ]
+    grouped: dict[tuple[str, str], list[dict[str, str]]] = {}
+    for key, nugget in zip(zip(keys["qid"], keys["docno"]), nuggets):
+        grouped.setdefault(key, []).append(nugget)
+    return pd.DataFrame(
+        [(qid, docno, items) for (qid, docno), items in grouped.items()], columns=["qid", "docno", "nuggets"]
+    )
+
+
 def _assignments_frame(assignments: pd.DataFrame | str | Path) -> pd.DataFrame:
     if isinstance(assignments, (str, Path)):
         return load_nugget_assignments(assignments)
+    if "nuggets" not in assignments.columns and "assignment" in assignments.columns:
+        return nested_assignments(assignments)
     pt.validate.columns(assignments, includes=["qid", "docno", "nuggets"], context="nugget assignments")
     return assignments
 
@@ -120,7 +156,10 @@ def nugget_scores(
     """The nugget score of each response: a frame ``qid``, ``docno``, ``score`` (see :func:`nugget_score`).
 
     Args:
-        assignments: the frame of :func:`load_nugget_assignments`, or the path of the file.
+        assignments: the frame of :func:`load_nugget_assignments` or the path of its file (human
+            assignments), or one row per (response, nugget) with ``qid``, ``docno``,
+            ``importance`` and ``assignment``, as :class:`~pyterrier_rag_axioms.nuggets.NuggetAssigner`
+            writes them (automatic assignments).
         score_type: ``"all"``, ``"vital"`` or ``"weighted"``.
         strict: count partial support as 0 instead of 0.5.
     """

@@ -1,0 +1,165 @@
+"""NuggetAssigner: decide without an LLM whether each answer supports each of its topic's nuggets."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyterrier as pt
+
+from pyterrier_rag_axioms.frames import response_frame
+from pyterrier_rag_axioms.nuggets._evidence import TextEvidence, text_evidence
+from pyterrier_rag_axioms.nuggets._features import FEATURES, PairEvidence, topic_features
+from pyterrier_rag_axioms.nuggets.files import load_nuggets
+from pyterrier_rag_axioms.nuggets.model import NuggetModel, resolve_nugget_model
+from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity, resolve_sentence_similarity
+from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
+
+#: The columns of the assigner's output, in order.
+ASSIGNMENT_COLUMNS: list[str] = [
+    "qid", "docno", "nugget_id", "nugget", "importance", "assignment", "confidence", "spans",
+]
+
+
+class NuggetAssigner(pt.Transformer):
+    """Assign each topic's nuggets to its answers: one row per (response, nugget), without an LLM.
+
+    For each answer and each nugget of its topic, the assigner gathers evidence from the answer's
+    sentences and clauses of the nugget's polarity (a negated clause never supports a positive
+    nugget): the share of the nugget's content lemmas in the answer, a soft recall of its lemmas
+    by word embeddings, the best sentence-or-clause embedding cosine and how much that passage
+    prefers this nugget over the topic's others. A fitted logistic regression turns the evidence
+    into a probability of support, and two thresholds into an assignment. A number or named
+    entity of the nugget that the answer lacks ("1969" does not support "1968"; "two" is 2 and
+    "1,000" is 1000) makes it ``not_support``.
+
+    Output columns: ``qid``, ``docno``, ``nugget_id``, ``nugget`` (its text), ``importance``,
+    ``assignment`` (``support``/``partial_support``/``not_support``), ``confidence`` (the
+    probability of at least partial support; 0 where a number or entity is missing) and ``spans``
+    (the answer's passages with the best evidence: the most similar one and the one holding most
+    of the nugget's distinctive lemmas). Rows follow the responses' order, and the nuggets' within each.
+
+    An answer's assignments depend only on the answer, its query and its topic's nuggets, never on
+    the other responses in the frame, their order or how the frame is split into batches.
+    """
+
+    def __init__(
+        self,
+        *,
+        nuggets: pd.DataFrame | str | Path,
+        model: NuggetModel | str | Path | None = None,
+        sentence_model: SentenceSimilarity | str | None = None,
+        text_analyzer: TextAnalyzer | str | None = None,
+        verbose: bool = False,
+    ):
+        """
+        Args:
+            nuggets: a nugget frame or file (see :func:`~pyterrier_rag_axioms.nuggets.load_nuggets`).
+            model: the fitted decision (a :class:`NuggetModel` or its JSON file; default: the
+                shipped model, fitted on the TREC 2024 RAG development assignments with
+                all-MiniLM-L6-v2).
+            sentence_model: any sentence-transformers model name or path (default:
+                all-MiniLM-L6-v2); another model should come with a model fitted on its embeddings.
+            text_analyzer: a spaCy model name or analyzer (default: the shared one).
+            verbose: show progress over the topics.
+        """
+        self.nuggets = nuggets
+        self.model = model
+        self.sentence_model = sentence_model
+        self.text_analyzer = text_analyzer
+        self.verbose = verbose
+        self.nugget_frame = load_nuggets(nuggets)
+        if model is not None and not isinstance(model, NuggetModel) and not Path(model).is_file():
+            raise FileNotFoundError(f"NuggetAssigner: no nugget model file {str(model)!r}")
+
+    @cached_property
+    def decision(self) -> NuggetModel:
+        """The fitted decision in use."""
+        return resolve_nugget_model(self.model)
+
+    def __repr__(self) -> str:
+        shown = [f"nuggets={'<frame>' if isinstance(self.nuggets, pd.DataFrame) else str(self.nuggets)!r}"]
+        for name in ("model", "sentence_model", "text_analyzer"):
+            value = getattr(self, name)
+            if value is not None:
+                shown.append(f"{name}={value if isinstance(value, str) else type(value).__name__!r}")
+        return f"NuggetAssigner({', '.join(shown)})"
+
+    @property
+    def _similarity(self) -> SentenceSimilarity:
+        return resolve_sentence_similarity(self.sentence_model)
+
+    @property
+    def _analyzer(self) -> TextAnalyzer:
+        return resolve_text_analyzer(self.text_analyzer)
+
+    def _responses(self, inp: pd.DataFrame) -> pd.DataFrame:
+        responses = response_frame(inp, self)
+        known = set(self.nugget_frame["qid"])
+        missing = list(dict.fromkeys(qid for qid in responses["qid"] if qid not in known))
+        if missing:
+            source = "the nugget frame" if isinstance(self.nuggets, pd.DataFrame) else str(self.nuggets)
+            raise ValueError(
+                f"NuggetAssigner: {source} has no nuggets for qid {missing[0]!r}"
+                + (f" (nor for {len(missing) - 1} other qids of the responses)" if len(missing) > 1 else "")
+                + "; give the nuggets of every topic of the responses"
+            )
+        return responses
+
+    def evidence(self, inp: pd.DataFrame) -> tuple[pd.DataFrame, list[PairEvidence]]:
+        """The (response, nugget) pairs of a response frame (``qid``, ``docno``, ``nugget_id``,
+        ``nugget``, ``importance``) and the evidence of each."""
+        responses = self._responses(inp)
+        keys, evidence = [], []
+        topics = list(dict.fromkeys(responses["qid"]))
+        by_qid = dict(list(self.nugget_frame.groupby("qid", sort=False)))
+        texts = [*responses["query"], *responses["response"],
+                 *self.nugget_frame.loc[self.nugget_frame["qid"].isin(topics), "nugget"]]
+        analyses = self._analyzer.analyse(list(dict.fromkeys(texts)), verbose=self.verbose)
+        evidence_of: dict[str, TextEvidence] = {analysis.text: text_evidence(analysis) for analysis in analyses}
+        embed = self._similarity.embed
+        iterator = pt.tqdm(topics, desc="NuggetAssigner", unit="topic") if self.verbose else topics
+        pairs_of: dict[tuple[str, str], list[PairEvidence]] = {}
+        for qid in iterator:
+            rows = responses[responses["qid"] == qid]
+            nuggets = by_qid[qid]
+            answers = list(dict.fromkeys(rows["response"]))
+            found = topic_features(
+                evidence_of[rows["query"].iloc[0]],
+                [evidence_of[text] for text in nuggets["nugget"]],
+                [evidence_of[text] for text in answers],
+                embed,
+            )
+            for text, pairs in zip(answers, found):
+                pairs_of[(qid, text)] = pairs
+        for qid, docno, text in zip(responses["qid"], responses["docno"], responses["response"]):
+            nuggets = by_qid[qid]
+            for (_, nugget), pair in zip(nuggets.iterrows(), pairs_of[(qid, text)]):
+                keys.append((qid, docno, nugget["nugget_id"], nugget["nugget"], nugget["importance"]))
+                evidence.append(pair)
+        frame = pd.DataFrame(keys, columns=["qid", "docno", "nugget_id", "nugget", "importance"])
+        return frame, evidence
+
+    def features(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """The pairs of a response frame with their features (one column per feature), e.g. to fit a model."""
+        frame, evidence = self.evidence(inp)
+        matrix = np.array([pair.features for pair in evidence]).reshape(len(evidence), len(FEATURES))
+        return frame.assign(**{name: matrix[:, position] for position, name in enumerate(FEATURES)})
+
+    def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """One row per (response, nugget) with its assignment, confidence and supporting spans."""
+        frame, evidence = self.evidence(inp)
+        if not evidence:
+            return pd.DataFrame({column: pd.Series(dtype=float if column == "confidence" else object)
+                                 for column in ASSIGNMENT_COLUMNS})
+        matrix = np.array([pair.features for pair in evidence])
+        probability = self.decision.probability(matrix)
+        matches = np.array([pair.numbers_match and pair.entities_match for pair in evidence], dtype=bool)
+        probability = np.where(matches, probability, 0.0)
+        return frame.assign(
+            assignment=self.decision.assign(probability),
+            confidence=np.round(probability, 6),
+            spans=[list(pair.spans) for pair in evidence],
+        )[ASSIGNMENT_COLUMNS]

@@ -1,0 +1,132 @@
+"""Nuggets in: a frame or a file of each topic's nuggets, read into one frame ``qid, nugget_id, nugget, importance``.
+
+Accepted sources:
+
+- a frame with ``qid``, ``nugget`` (the text; ``text`` is read where ``nugget`` is absent),
+  ``importance`` (``"vital"`` or ``"okay"``) and, optionally, ``nugget_id``;
+- a JSON-lines file (gzip-compressed or not) with one nugget per line, with the same fields;
+- a JSON-lines file with one topic per line: ``qid`` and ``nuggets``, a list of objects with
+  ``text`` (or ``nugget``), ``importance`` and optionally ``nugget_id``, as the TREC 2024 RAG
+  nugget files and the nuggetizer write them. The track's assignment files, one line per run's
+  answer to a topic, repeat the topic's nuggets on every line; they are read too (the nuggets of a
+  topic must then be the same on every line; ``assignment`` is ignored).
+
+Without ``nugget_id``, a topic's nuggets are numbered in file order: ``"0"``, ``"1"``, ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from pyterrier_rag_axioms.io import iter_jsonl
+
+#: The columns of a nugget frame, in order.
+NUGGET_COLUMNS: list[str] = ["qid", "nugget_id", "nugget", "importance"]
+#: The importance labels of TREC RAG nuggets.
+IMPORTANCES: tuple[str, ...] = ("vital", "okay")
+
+
+def _nugget_fields(item: Mapping[str, Any], where: str) -> tuple[str, str, str | None]:
+    """The text, importance and id (``None`` where absent) of one nugget record."""
+    key = "nugget" if "nugget" in item else "text"
+    text = item.get(key)
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"{where}: a nugget needs a non-empty text in 'nugget' or 'text', not {text!r}")
+    importance = item.get("importance")
+    if importance not in IMPORTANCES:
+        raise ValueError(f"{where}: importance must be 'vital' or 'okay', not {importance!r}")
+    nugget_id = item.get("nugget_id")
+    if nugget_id is not None and (isinstance(nugget_id, bool) or not isinstance(nugget_id, (str, int))):
+        raise ValueError(f"{where}: nugget_id must be a string or whole number, not {nugget_id!r}")
+    return text, importance, None if nugget_id is None else str(nugget_id)
+
+
+def _numbered(rows: list[tuple[str, str | None, str, str]], source: str) -> pd.DataFrame:
+    """The nugget frame of (qid, nugget_id or None, text, importance) rows: ids numbered per qid where absent."""
+    counts: dict[str, int] = {}
+    seen: set[tuple[str, str]] = set()
+    records = []
+    for qid, nugget_id, text, importance in rows:
+        position = counts.get(qid, 0)
+        counts[qid] = position + 1
+        nugget_id = str(position) if nugget_id is None else nugget_id
+        if (qid, nugget_id) in seen:
+            raise ValueError(f"{source}: nugget_id {nugget_id!r} occurs twice for qid {qid!r}")
+        seen.add((qid, nugget_id))
+        records.append((qid, nugget_id, text, importance))
+    return pd.DataFrame(records, columns=NUGGET_COLUMNS)
+
+
+def _frame_nuggets(frame: pd.DataFrame) -> pd.DataFrame:
+    text_column = "nugget" if "nugget" in frame.columns else "text"
+    missing = [column for column in ("qid", text_column, "importance") if column not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"nugget frame: column {missing[0]!r} is missing (needs qid, nugget or text, importance; "
+            f"has {', '.join(map(str, frame.columns))})"
+        )
+    rows = []
+    for position, record in enumerate(frame.to_dict("records")):
+        where = f"nugget frame, row {position}"
+        qid = record["qid"]
+        if qid is None or (isinstance(qid, float) and qid != qid) or not str(qid).strip():
+            raise ValueError(f"{where}: qid is missing")
+        item = {"nugget": record[text_column], "importance": record["importance"]}
+        if "nugget_id" in frame.columns and pd.notna(record["nugget_id"]):
+            item["nugget_id"] = record["nugget_id"]
+        text, importance, nugget_id = _nugget_fields(item, where)
+        rows.append((str(qid), nugget_id, text, importance))
+    return _numbered(rows, "nugget frame")
+
+
+def _file_nuggets(path: Path) -> pd.DataFrame:
+    rows: list[tuple[str, str | None, str, str]] = []
+    topics: dict[str, tuple[int, list[tuple[str | None, str, str]]]] = {}
+    for number, record in iter_jsonl(path):
+        where = f"{path}:{number}"
+        qid = record.get("qid", record.get("topic_id"))
+        if qid is None or isinstance(qid, bool) or not isinstance(qid, (str, int)) or not str(qid).strip():
+            raise ValueError(f"{where}: field 'qid' is missing or not a string")
+        qid = str(qid)
+        if "nuggets" not in record:
+            text, importance, nugget_id = _nugget_fields(record, where)
+            rows.append((qid, nugget_id, text, importance))
+            continue
+        if not isinstance(record["nuggets"], list):
+            raise ValueError(f"{where}: field 'nuggets' must be a list")
+        nuggets = []
+        for position, item in enumerate(record["nuggets"]):
+            if not isinstance(item, dict):
+                raise ValueError(f"{where}: nugget {position} must be a JSON object")
+            text, importance, nugget_id = _nugget_fields(item, f"{where}: nugget {position}")
+            nuggets.append((nugget_id, text, importance))
+        if qid in topics:
+            first, known = topics[qid]
+            if known != nuggets:
+                raise ValueError(f"{where}: the nuggets of qid {qid!r} differ from those on line {first}")
+            continue
+        topics[qid] = (number, nuggets)
+        rows.extend((qid, nugget_id, text, importance) for nugget_id, text, importance in nuggets)
+    if not rows:
+        raise ValueError(f"{path}:1: no nuggets in the file")
+    return _numbered(rows, str(path))
+
+
+def load_nuggets(source: pd.DataFrame | str | Path) -> pd.DataFrame:
+    """Each topic's nuggets from a frame or a file (see the module): ``qid, nugget_id, nugget, importance``.
+
+    Raises:
+        FileNotFoundError: no such file.
+        ValueError: a missing field or column, an empty text, an importance other than vital/okay,
+            a repeated nugget id within a topic, or a topic whose nuggets differ between lines;
+            the message names the file and line, or the frame's row.
+    """
+    if isinstance(source, pd.DataFrame):
+        return _frame_nuggets(source)
+    if isinstance(source, (str, Path)):
+        return _file_nuggets(Path(source))
+    raise TypeError(f"nuggets must be a frame or the path of a nugget file, not {type(source).__name__}")
