@@ -179,3 +179,68 @@ def test_shipped_model_round_trips(tmp_path):
     assert again == model
     probability = model.probability(np.array([[1.0, 0.9, 0.9, 0.4, 2.0], [0.0, 0.3, 0.1, -0.2, 2.0]]))
     assert list(model.assign(probability)) == ["support", "not_support"]
+
+
+def test_nugget_coverage_axiom_prefers_the_response_with_more_nuggets(assigned):
+    from pyterrier_rag_axioms import COV1, KwikSort, PreferenceModel
+    from pyterrier_rag_axioms.axioms.nugget_coverage import COV8, NuggetCoverageAxiom
+
+    axiom = NuggetCoverageAxiom(nuggets=NUGGETS)
+    assert axiom.name == "COV8" and COV8 is NuggetCoverageAxiom
+    assert repr(axiom) == "COV8(margin_fraction=0.0, nuggets='<frame>')"
+    moon = RESPONSES[RESPONSES["qid"] == "moon"]
+    values = axiom.values(moon).set_index("docno")["COV8_value"]
+    expected = nugget_scores(assigned).set_index("docno")["score"]
+    assert values.to_dict() == pytest.approx(expected[values.index].to_dict())
+    pairs = (COV1() >> axiom)(moon)
+    right_vs_offtopic = pairs[(pairs["docno_a"] == "right") & (pairs["docno_b"] == "offtopic")]
+    assert list(right_vs_offtopic["COV8"]) == [1.0]
+    ranking = KwikSort(axiom)(moon)
+    assert ranking.sort_values("rank")["docno"].iloc[0] == "right"
+    model = PreferenceModel(axioms=[axiom, COV1()], coefficients=[1.0, 0.0], scales=[1.0, 1.0])
+    assert list(model(moon.iloc[[3, 0]])[model.name]) == [-1.0]
+    vital = NuggetCoverageAxiom(nuggets=NUGGETS, score_type="vital", strict=True)
+    assert vital.name == "COV8_VITAL_STRICT"
+    with pytest.raises(ValueError, match="score_type must be one of"):
+        NuggetCoverageAxiom(nuggets=NUGGETS, score_type="most")
+
+
+def write_run(path, run_id: str, answers: dict[str, str]) -> None:
+    lines = [
+        json.dumps({"run_id": run_id, "topic_id": qid, "topic": MOON if qid == "moon" else TESTS,
+                    "references": ["d0"], "answer": [{"text": text, "citations": [0]}]})
+        for qid, text in answers.items()
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_assign_command_scores_runs(tmp_path, capsys):
+    from pyterrier_rag_axioms.cli import main
+
+    nuggets = tmp_path / "nuggets.jsonl"
+    topics = [
+        {"qid": qid, "nuggets": [{"text": text, "importance": importance}
+                                 for text, importance in zip(group["nugget"], group["importance"])]}
+        for qid, group in NUGGETS.groupby("qid", sort=False)
+    ]
+    nuggets.write_text("\n".join(map(json.dumps, topics)) + "\n", encoding="utf-8")
+    response = RESPONSES.set_index("docno")["response"]
+    write_run(tmp_path / "good.jsonl", "good", {"moon": response["right"], "tests": response["positive"]})
+    write_run(tmp_path / "bad.jsonl", "bad", {"moon": response["offtopic"], "tests": response["negated"]})
+    output = tmp_path / "runs.tsv"
+    status = main(["assign", str(tmp_path / "bad.jsonl"), str(tmp_path / "good.jsonl"), "--nuggets", str(nuggets),
+                   "--output", str(output), "--assignments", str(tmp_path / "assigned.jsonl")])
+    assert status == 0
+    table = pd.read_csv(output, sep="\t")
+    assert list(table.columns) == ["run", "topics", "all", "vital", "weighted", "all_strict", "vital_strict",
+                                   "weighted_strict", "rank"]
+    assert list(table["run"]) == ["good", "bad"] and list(table["rank"]) == [1, 2]
+    assert table.loc[0, "vital"] == pytest.approx(1.0) and table.loc[1, "all"] == pytest.approx(0.0)
+    assert "good" in capsys.readouterr().out
+
+    missing = tmp_path / "moon-only.jsonl"
+    missing.write_text(nuggets.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    status = main(["assign", str(tmp_path / "good.jsonl"), "--nuggets", str(missing)])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1
+    assert "no nuggets for qid 'tests'" in err and "moon-only.jsonl" in err

@@ -1,7 +1,8 @@
 """The ``rag-axioms`` command: ``rag-axioms [FILE]`` judges responses (:mod:`.judge`), ``rag-axioms rerank
 [FILE]`` ranks them (:mod:`.rerank`); without a file, both run on the sample shipped inside the package.
 ``rag-axioms runs FILE`` ranks the runs whose responses the file holds (:mod:`.runs`); ``rag-axioms cache``
-shows and prunes the model-work cache (:mod:`.cache`).
+shows and prunes the model-work cache (:mod:`.cache`); ``rag-axioms assign RUN... --nuggets FILE`` scores
+TREC RAG runs by nuggets assigned without an LLM (:mod:`.assign`).
 
 Bad input or arguments never end in a traceback: the command prints one line that names the file,
 the line (1-based) and what is wrong, and exits with status 2. Warnings are notes of one line on
@@ -16,6 +17,7 @@ import warnings
 from collections.abc import Callable, Sequence
 
 from pyterrier_rag_axioms.cli._common import USAGE_ERROR_STATUS, error_line, is_input_error, print_note
+from pyterrier_rag_axioms.cli.assign import assign_main
 from pyterrier_rag_axioms.cli.cache import cache_main
 from pyterrier_rag_axioms.cli.judge import judge_main
 from pyterrier_rag_axioms.cli.rerank import rerank_main
@@ -23,7 +25,7 @@ from pyterrier_rag_axioms.cli.runs import runs_main
 
 #: Subcommands by name; each takes the remaining arguments and returns an exit status.
 SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
-    "rerank": rerank_main, "runs": runs_main, "cache": cache_main,
+    "rerank": rerank_main, "runs": runs_main, "cache": cache_main, "assign": assign_main,
 }
 
 
@@ -51,4 +53,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE_ERROR_STATUS
 
 
-__all__ = ["SUBCOMMANDS", "cache_main", "judge_main", "main", "rerank_main", "runs_main"]
+__all__ = ["SUBCOMMANDS", "assign_main", "cache_main", "judge_main", "main", "rerank_main", "runs_main"]

@@ -1,0 +1,109 @@
+"""``rag-axioms assign``: score TREC RAG runs by nuggets assigned without an LLM.
+
+TREC 2024 RAG run files (JSON lines, one answer per topic) and a nugget file in; each answer's
+nuggets are assigned by :class:`~pyterrier_rag_axioms.nuggets.NuggetAssigner`, and each run's
+mean nugget scores over its topics come out: All, Vital and Weighted, each also strict (partial
+support counting 0), ranked by the All score. ``rag-axioms runs --nuggets`` reads human
+assignments instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+import pandas as pd
+
+from pyterrier_rag_axioms.cli._common import (
+    CommandLineError,
+    CommandLineParser,
+    add_cache_option,
+    quiet_model_loading,
+    use_cache_option,
+)
+
+#: The command's name in its notes and errors.
+COMMAND = "rag-axioms assign"
+#: The score columns of the run table, in order.
+SCORE_COLUMNS: tuple[tuple[str, str, bool], ...] = (
+    ("all", "all", False), ("vital", "vital", False), ("weighted", "weighted", False),
+    ("all_strict", "all", True), ("vital_strict", "vital", True), ("weighted_strict", "weighted", True),
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = CommandLineParser(
+        prog=COMMAND,
+        description="Assign nuggets to the answers of TREC 2024 RAG run files without an LLM, and score each run.",
+    )
+    parser.add_argument("runs", nargs="+", metavar="RUN", help="TREC 2024 RAG run file(s) (JSON lines, gzip or not)")
+    parser.add_argument(
+        "--nuggets", metavar="FILE", required=True,
+        help="nugget file (JSON lines: one topic per line with 'nuggets', or one nugget per line)",
+    )
+    parser.add_argument("--topics", metavar="FILE", help="topics file (qid<TAB>query) for lines without 'topic'")
+    parser.add_argument("--model", metavar="FILE", help="a fitted nugget model (JSON; default: the shipped one)")
+    parser.add_argument("--sentence-model", metavar="NAME", help="sentence-transformers model name or path")
+    parser.add_argument("--assignments", metavar="FILE", help="also save each (answer, nugget) assignment")
+    parser.add_argument("--output", metavar="FILE", help="save the run table (.jsonl, .tsv or .parquet)")
+    parser.add_argument("--verbose", action="store_true", help="show progress")
+    add_cache_option(parser)
+    return parser
+
+
+def run_scores(assignments: pd.DataFrame) -> pd.DataFrame:
+    """Each run's mean nugget scores over its topics, ranked by the All score (``docno`` is the run id)."""
+    from pyterrier_rag_axioms.judgments import nugget_scores
+    from pyterrier_rag_axioms.runs import mean_run_scores
+
+    table = None
+    for column, score_type, strict in SCORE_COLUMNS:
+        means = mean_run_scores(nugget_scores(assignments, score_type=score_type, strict=strict))
+        means = means.rename(columns={"score": column})
+        if table is None:
+            table = means[["run", "topics", column]]
+        else:
+            table = table.merge(means[["run", column]], on="run", how="left")
+    table = table.sort_values(["all", "run"], ascending=[False, True], kind="stable").reset_index(drop=True)
+    return table.assign(rank=range(1, len(table) + 1))
+
+
+def assign_main(argv: Sequence[str]) -> int:
+    """Score the runs of TREC 2024 RAG run files by automatically assigned nuggets."""
+    args = build_parser().parse_args(argv)
+
+    from pyterrier_rag_axioms.io import check_output_path, format_of, write_frame
+    from pyterrier_rag_axioms.judgments import load_run_file
+    from pyterrier_rag_axioms.nuggets import NuggetAssigner
+
+    for path in (args.output, args.assignments):
+        if path:
+            format_of(path)  # an unknown output format fails before any work
+            check_output_path(path)
+    use_cache_option(args)
+    if not args.verbose:
+        quiet_model_loading()
+    assigner = NuggetAssigner(
+        nuggets=args.nuggets, model=args.model, sentence_model=args.sentence_model, verbose=args.verbose
+    )
+    frames = [load_run_file(path, topics=args.topics) for path in args.runs]
+    responses = pd.concat(frames, ignore_index=True)
+    repeated = responses.duplicated(["qid", "docno"])
+    if repeated.any():
+        qid, run = responses.loc[repeated.idxmax(), ["qid", "docno"]]
+        raise CommandLineError(f"run {run!r} answers topic {qid!r} more than once across the run files")
+    assignments = assigner(responses[["qid", "query", "docno", "response"]])
+    table = run_scores(assignments)
+    print(
+        f"{len(responses)} answers of {responses['docno'].nunique()} runs to {responses['qid'].nunique()} topics; "
+        f"{len(assignments)} (answer, nugget) pairs assigned without an LLM"
+    )
+    with pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_rows", 500):
+        print(table.to_string(index=False, float_format=lambda value: f"{value:.3f}"))
+    if args.assignments:
+        write_frame(assignments, args.assignments)
+        print(f"Assignments written to {args.assignments}")
+    if args.output:
+        write_frame(table, args.output)
+        print(f"Run table written to {args.output}")
+    return 0
