@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> None:
 
     from pyterrier_rag_axioms.judgments import load_nugget_assignments
     from pyterrier_rag_axioms.nuggets import NuggetAssigner, load_nuggets
-    from pyterrier_rag_axioms.tools.similarity import resolve_sentence_similarity
+    from pyterrier_rag_axioms.tools.embeddings.similarity import resolve_sentence_similarity
     from pyterrier_rag_axioms.tools.text import text_analyzer
 
     responses = load_nugget_assignments(ASSIGNMENTS)[["qid", "query", "docno", "response"]]

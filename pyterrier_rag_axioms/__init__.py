@@ -6,6 +6,7 @@ from pyterrier_rag_axioms import (
     frames,
     io,
     judgments,
+    nuggets,
     parallel,
     pipelines,
     preference,
@@ -38,6 +39,6 @@ __all__ = [
     "AxiomaticReranker", "KwikSort", "PreferenceCountReranker", "PreferenceModel",
     "BestOfN", "MultiGenerator", "SamplingReader",
     # the subpackages
-    "axioms", "evaluation", "frames", "io", "judgments", "parallel", "pipelines", "preference", "registry",
+    "axioms", "evaluation", "frames", "io", "judgments", "nuggets", "parallel", "pipelines", "preference", "registry",
     "reranking", "tools",
 ]

@@ -18,6 +18,9 @@ RAG_AXIOMS: dict[str, type] = {}
 #: on-topic aspects, the opening sentence), by short name.
 EXTRA_AXIOMS: dict[str, type] = {}
 
+#: Axioms that read each topic's nuggets, given by the user (``nuggets=...``), by short name.
+NUGGET_AXIOMS: dict[str, type] = {}
+
 #: The 21 retrieval axioms adapted to generated responses, by short name.
 GEN_AXIOMS: dict[str, type] = {}
 
@@ -26,7 +29,7 @@ ORACLE_AXIOMS: dict[str, type] = {}
 
 #: The groups an axiom registers in, by the name of its ``registry_group``.
 GROUPS: dict[str, dict[str, type]] = {
-    "rag": RAG_AXIOMS, "extra": EXTRA_AXIOMS, "gen": GEN_AXIOMS, "oracle": ORACLE_AXIOMS,
+    "rag": RAG_AXIOMS, "extra": EXTRA_AXIOMS, "nugget": NUGGET_AXIOMS, "gen": GEN_AXIOMS, "oracle": ORACLE_AXIOMS,
 }
 
 #: Every axiom, by short name (the groups in the order of :data:`GROUPS`).

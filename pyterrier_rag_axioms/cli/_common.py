@@ -97,17 +97,18 @@ def parse_axiom_names(value: str | None, option: str = "--axioms") -> list[str] 
 
 
 def command_line_axioms() -> list[str]:
-    """The short names of the axioms a command can run: all but the oracles, which read judgments."""
-    from pyterrier_rag_axioms.registry import AXIOMS, ORACLE_AXIOMS
+    """The short names of the axioms a command can run: all but the oracles, which read judgments, and
+    the nugget axioms, which read each topic's nuggets."""
+    from pyterrier_rag_axioms.registry import AXIOMS, NUGGET_AXIOMS, ORACLE_AXIOMS
 
-    return sorted(name for name in AXIOMS if name not in ORACLE_AXIOMS)
+    return sorted(name for name in AXIOMS if name not in ORACLE_AXIOMS and name not in NUGGET_AXIOMS)
 
 
 def build_axioms(
     names: Sequence[str], *, languagetool_url: str | None, aspects: str, verbose: bool
 ) -> list:
     """Instantiate axioms of the registry by short name (case-insensitive), passing the options each one takes."""
-    from pyterrier_rag_axioms.registry import ORACLE_AXIOMS, axiom_class
+    from pyterrier_rag_axioms.registry import NUGGET_AXIOMS, ORACLE_AXIOMS, axiom_class
 
     axioms = []
     for name in names:
@@ -115,6 +116,11 @@ def build_axioms(
             raise CommandLineError(
                 f"{name.strip().upper()} is an oracle axiom: it reads judgments (e.g. assignments_path=...), "
                 "so it runs from Python, not from the command line"
+            )
+        if name.strip().upper() in NUGGET_AXIOMS:
+            raise CommandLineError(
+                f"{name.strip().upper()} reads each topic's nuggets (nuggets=...), so it runs from Python; "
+                "`rag-axioms assign` scores run files by nuggets from the command line"
             )
         try:
             cls = axiom_class(name)

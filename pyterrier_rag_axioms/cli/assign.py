@@ -53,8 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_scores(assignments: pd.DataFrame) -> pd.DataFrame:
     """Each run's mean nugget scores over its topics, ranked by the All score (``docno`` is the run id)."""
+    from pyterrier_rag_axioms.evaluation.runs import mean_run_scores
     from pyterrier_rag_axioms.judgments import nugget_scores
-    from pyterrier_rag_axioms.runs import mean_run_scores
 
     table = None
     for column, score_type, strict in SCORE_COLUMNS:

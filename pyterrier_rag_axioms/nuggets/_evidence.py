@@ -22,8 +22,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pyterrier_rag_axioms.tools.spacy_model import NAMED_ENTITY_TYPES
-from pyterrier_rag_axioms.tools.words import lemma
+from pyterrier_rag_axioms.tools.text.spacy_model import NAMED_ENTITY_TYPES
+from pyterrier_rag_axioms.tools.text.words import lemma
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -172,11 +172,18 @@ class TextEvidence:
     negated: bool
 
 
+def _term(token: Token) -> str:
+    """A content word's term: a number's value (``"three"`` and ``"3"`` are ``"3"``), else its lemma;
+    ``""`` for a stop word that is no number."""
+    value = _token_value(token.text) if token.pos_ == "NUM" or token.text[:1].isdigit() else None
+    if value is not None:
+        return f"{value:g}"
+    return "" if token.is_stop else lemma(token).strip()
+
+
 def content_lemmas(tokens: list[Token], is_word) -> frozenset[str]:
-    """The lower-cased lemmas of the words that are no stop words."""
-    return frozenset(
-        term for token in tokens if is_word[token.i] and not token.is_stop and (term := lemma(token).strip())
-    )
+    """The terms (see :func:`_term`) of the words that are no stop words, numbers included."""
+    return frozenset(term for token in tokens if is_word[token.i] and (term := _term(token)))
 
 
 def text_evidence(analysis: TextAnalysis) -> TextEvidence:

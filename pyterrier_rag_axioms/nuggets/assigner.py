@@ -14,7 +14,7 @@ from pyterrier_rag_axioms.nuggets._evidence import TextEvidence, text_evidence
 from pyterrier_rag_axioms.nuggets._features import FEATURES, PairEvidence, topic_features
 from pyterrier_rag_axioms.nuggets.files import load_nuggets
 from pyterrier_rag_axioms.nuggets.model import NuggetModel, resolve_nugget_model
-from pyterrier_rag_axioms.tools.similarity import SentenceSimilarity, resolve_sentence_similarity
+from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, resolve_sentence_similarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 
 #: The columns of the assigner's output, in order.

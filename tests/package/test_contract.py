@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 import pytest
+from conftest import PROJECT_ROOT
 
 import pyterrier_rag_axioms as pra
 from pyterrier_rag_axioms.registry import (
@@ -19,13 +20,22 @@ from pyterrier_rag_axioms.registry import (
     EXTRA_AXIOMS,
     GEN_AXIOMS,
     MODELS,
+    NUGGET_AXIOMS,
     RAG_AXIOMS,
     RANKERS,
     RERANKERS,
 )
 
-#: Axioms that build without arguments (the oracles need judgment files: see test_oracles.py).
-CONSTRUCTIBLE = [*RAG_AXIOMS, *EXTRA_AXIOMS, *GEN_AXIOMS]
+#: Axioms that build without judgments (the oracles need judgment files: see test_oracles.py); the
+#: nugget axioms get the nuggets of the shipped sample's topics.
+CONSTRUCTIBLE = [*RAG_AXIOMS, *EXTRA_AXIOMS, *NUGGET_AXIOMS, *GEN_AXIOMS]
+SAMPLE_NUGGETS = str(PROJECT_ROOT / "data" / "sample" / "nuggets.jsonl")
+ARGUMENTS = {name: {"nuggets": SAMPLE_NUGGETS} for name in NUGGET_AXIOMS}
+
+
+def build(name: str, *positional, **arguments):
+    """The axiom ``name``, with the arguments it needs besides ``arguments``."""
+    return AXIOMS[name](*positional, **{**ARGUMENTS.get(name, {}), **arguments})
 #: Axioms that run offline (CLAR1 needs a LanguageTool server: test_languagetool.py runs these checks on it).
 RUNNABLE = [name for name in CONSTRUCTIBLE if name != "CLAR1"]
 
@@ -51,7 +61,7 @@ def test_registry_lists_every_public_axiom_and_combinator():
 
 @pytest.mark.parametrize("name", CONSTRUCTIBLE)
 def test_every_axiom_passes_pt_inspect_and_has_both_names(name):
-    axiom = AXIOMS[name]()
+    axiom = build(name)
     assert ["qid", "query", "response"] in pt.inspect.transformer_inputs(axiom)
     assert pt.inspect.transformer_outputs(axiom, ["qid", "query", "response"])[-1] == name
     attributes = {attribute.name: attribute.value for attribute in pt.inspect.transformer_attributes(axiom)}
@@ -61,17 +71,17 @@ def test_every_axiom_passes_pt_inspect_and_has_both_names(name):
     assert getattr(pra, type(axiom).__name__) is getattr(pra, name)
     assert type(axiom).__doc__ and "Intuition" in type(axiom).__doc__
     with pytest.raises(TypeError, match=f"^{name} takes keyword arguments only, e.g. {name}\\(margin_fraction=...\\)"):
-        AXIOMS[name](0.1)
+        build(name, 0.1)
     with pytest.raises(TypeError, match=f"^{name} has no argument 'margin'; its arguments: margin_fraction, name, "):
-        AXIOMS[name](margin=0.1)
+        build(name, margin=0.1)
     for bad in ("x", -1, True):
         with pytest.raises(ValueError, match=f"{name}: margin_fraction must be a number >= 0"):
-            AXIOMS[name](margin_fraction=bad)
+            build(name, margin_fraction=bad)
 
 
 @pytest.mark.parametrize("name", CONSTRUCTIBLE)
 def test_every_axiom_pickles_as_its_configuration(name):
-    axiom = AXIOMS[name]()
+    axiom = build(name)
     copy = pickle.loads(pickle.dumps(axiom))
     assert type(copy) is type(axiom) and repr(copy) == repr(axiom)
 
@@ -79,13 +89,13 @@ def test_every_axiom_pickles_as_its_configuration(name):
 @pytest.mark.parametrize("name", RUNNABLE)
 def test_empty_frame_gives_empty_frame_with_the_column(name):
     empty = pd.DataFrame({"qid": [], "query": [], "response": []}, dtype=object)
-    out = AXIOMS[name]()(empty)
+    out = build(name)(empty)
     assert len(out) == 0 and name in out.columns
 
 
 @pytest.mark.parametrize("name", RUNNABLE)
 def test_antisymmetry_and_independence_of_other_responses(name, sample_responses):
-    axiom = AXIOMS[name]()
+    axiom = build(name)
     frame = sample_responses[sample_responses["qid"].isin(["q1", "q2", "q6"])]
     before = frame.copy(deep=True)
     forward = axiom(frame)

@@ -183,7 +183,7 @@ def test_shipped_model_round_trips(tmp_path):
 
 def test_nugget_coverage_axiom_prefers_the_response_with_more_nuggets(assigned):
     from pyterrier_rag_axioms import COV1, KwikSort, PreferenceModel
-    from pyterrier_rag_axioms.axioms.nugget_coverage import COV8, NuggetCoverageAxiom
+    from pyterrier_rag_axioms.axioms.coverage import COV8, NuggetCoverageAxiom
 
     axiom = NuggetCoverageAxiom(nuggets=NUGGETS)
     assert axiom.name == "COV8" and COV8 is NuggetCoverageAxiom
