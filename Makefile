@@ -11,7 +11,7 @@ export TERRIER_VERSION ?= 5.11
 export TERRIER_HELPER_VERSION ?= 0.0.8
 TERRIER_JAR := $(or $(PYTERRIER_HOME),$(HOME)/.pyterrier)/terrier-assemblies-$(TERRIER_VERSION)-jar-with-dependencies.jar
 
-.PHONY: setup demo test lint bench fit clean languagetool terrier wordnet
+.PHONY: setup demo test lint bench fit fit-nuggets clean languagetool terrier wordnet
 
 setup: $(STAMP) $(LANGUAGETOOL_JARS) $(TERRIER_JAR)
 
@@ -80,6 +80,10 @@ bench: setup $(IRAX_VENV)/.installed
 # Refit the shipped preference models on ../shared/data and print leave-one-topic-out agreement; see README.
 fit: setup
 	HF_HUB_OFFLINE=1 $(BIN)/python benchmarks/fit_preference_models.py
+
+# Refit the shipped nugget-assignment model on ../shared/data and print its nested leave-one-topic-out agreement.
+fit-nuggets: setup
+	HF_HUB_OFFLINE=1 $(BIN)/python benchmarks/fit_nugget_assigner.py
 
 lint: setup
 	$(BIN)/ruff check pyterrier_rag_axioms tests benchmarks
