@@ -333,12 +333,17 @@ class ResponseTable:
             axiom that computed them and kept with that axiom (so its id is not reused); tables
             made with ``dataclasses.replace(table, a=..., b=...)`` share it, so asking for other
             pairs of the same responses computes nothing again.
+        source: the frame the table was made from (not copied) and, for a preference frame, the
+            positions of its rows' responses a and b, for :meth:`column`.
     """
 
     responses: pd.DataFrame
     a: np.ndarray
     b: np.ndarray
     values: dict[int, tuple[object, np.ndarray]] = field(default_factory=dict, compare=False, repr=False)
+    source: tuple[pd.DataFrame, np.ndarray | None, np.ndarray | None] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     @classmethod
     def from_pairs(cls, pairs: pd.DataFrame) -> ResponseTable:
@@ -360,7 +365,7 @@ class ResponseTable:
         ]
         responses = pd.concat(sides, ignore_index=True)
         responses["context"] = responses["context"].map(normalize_context)
-        return cls(responses=responses, a=codes[:n], b=codes[n:])
+        return cls(responses=responses, a=codes[:n], b=codes[n:], source=(pairs, codes[:n], codes[n:]))
 
     @classmethod
     def from_responses(cls, responses: pd.DataFrame) -> ResponseTable:
@@ -368,7 +373,20 @@ class ResponseTable:
         table = responses[RESPONSE_COLUMNS].reset_index(drop=True)
         table["context"] = table["context"].map(normalize_context)
         empty = np.array([], dtype=int)
-        return cls(responses=table, a=empty, b=empty)
+        return cls(responses=table, a=empty, b=empty, source=(responses, None, None))
+
+    def column(self, name: str) -> pd.Series | None:
+        """One of the other per-response columns of the source frame (a preference frame's
+        ``<name>_a``/``<name>_b``), one value per response; ``None`` where the frame has none."""
+        if self.source is None:
+            return None
+        frame, a, b = self.source
+        if a is None:
+            return frame[name].reset_index(drop=True) if name in frame.columns else None
+        sides = [f"{name}_a", f"{name}_b"]
+        if not set(sides) <= set(frame.columns):
+            return None
+        return response_extras(frame[sides], a, b, len(self))[name]
 
     @property
     def texts(self) -> list[str]:
