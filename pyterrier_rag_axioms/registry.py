@@ -27,9 +27,13 @@ GEN_AXIOMS: dict[str, type] = {}
 #: The oracle axioms that read human or LLM judgments, by short name.
 ORACLE_AXIOMS: dict[str, type] = {}
 
+#: The pool axioms, whose values depend on the other responses to the same query, by short name.
+POOL_AXIOMS: dict[str, type] = {}
+
 #: The groups an axiom registers in, by the name of its ``registry_group``.
 GROUPS: dict[str, dict[str, type]] = {
-    "rag": RAG_AXIOMS, "extra": EXTRA_AXIOMS, "nugget": NUGGET_AXIOMS, "gen": GEN_AXIOMS, "oracle": ORACLE_AXIOMS,
+    "rag": RAG_AXIOMS, "extra": EXTRA_AXIOMS, "nugget": NUGGET_AXIOMS, "pool": POOL_AXIOMS, "gen": GEN_AXIOMS,
+    "oracle": ORACLE_AXIOMS,
 }
 
 #: Every axiom, by short name (the groups in the order of :data:`GROUPS`).

@@ -1,5 +1,5 @@
 """The axioms: one module per utility dimension (coverage, correctness, coherence, consistency,
-clarity), length, the oracles, and ``gen/`` by retrieval family; no combinators, rankers or tools.
+clarity), length, the pool axioms, the oracles, and ``gen/`` by retrieval family; no combinators, rankers or tools.
 
 Each axiom registers itself in :mod:`~pyterrier_rag_axioms.registry` when its class is defined, and
 is importable from here (and from ``pyterrier_rag_axioms``) under its short and its long name. The
@@ -27,6 +27,7 @@ from pyterrier_rag_axioms.axioms import coverage  # noqa: F401
 from pyterrier_rag_axioms.axioms import consistency  # noqa: F401
 from pyterrier_rag_axioms.axioms import correctness  # noqa: F401
 from pyterrier_rag_axioms.axioms import clarity  # noqa: F401
+from pyterrier_rag_axioms.axioms import pool  # noqa: F401
 from pyterrier_rag_axioms.axioms import gen  # noqa: F401
 from pyterrier_rag_axioms.axioms import oracles  # noqa: F401
 # isort: on

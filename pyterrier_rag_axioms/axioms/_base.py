@@ -193,7 +193,7 @@ class Axiom(QueryParallel, pt.Transformer, ABC):
     #: Whether the axiom reads citation markers as the numbers of the context's passages.
     cites_passages: ClassVar[bool] = False
     #: The table of :mod:`~pyterrier_rag_axioms.registry` the axiom is listed in: ``"rag"`` (the
-    #: paper's axioms), ``"extra"``, ``"gen"`` or ``"oracle"``.
+    #: paper's axioms), ``"extra"``, ``"pool"``, ``"gen"`` or ``"oracle"``.
     registry_group: ClassVar[str] = "extra"
 
     #: Relative difference within which two values tie (default: the axiom's documented margin).

@@ -334,7 +334,7 @@ class ResponseTable:
             made with ``dataclasses.replace(table, a=..., b=...)`` share it, so asking for other
             pairs of the same responses computes nothing again.
         source: the frame the table was made from (not copied) and, for a preference frame, the
-            positions of its rows' responses a and b, for :meth:`column`.
+            positions of its rows' responses a and b (for the responses' other columns).
     """
 
     responses: pd.DataFrame
@@ -374,19 +374,6 @@ class ResponseTable:
         table["context"] = table["context"].map(normalize_context)
         empty = np.array([], dtype=int)
         return cls(responses=table, a=empty, b=empty, source=(responses, None, None))
-
-    def column(self, name: str) -> pd.Series | None:
-        """One of the other per-response columns of the source frame (a preference frame's
-        ``<name>_a``/``<name>_b``), one value per response; ``None`` where the frame has none."""
-        if self.source is None:
-            return None
-        frame, a, b = self.source
-        if a is None:
-            return frame[name].reset_index(drop=True) if name in frame.columns else None
-        sides = [f"{name}_a", f"{name}_b"]
-        if not set(sides) <= set(frame.columns):
-            return None
-        return response_extras(frame[sides], a, b, len(self))[name]
 
     @property
     def texts(self) -> list[str]:
