@@ -9,9 +9,9 @@ and the preference its negation. A value that cannot be computed (NaN) contribut
 
 The weights are those of an L2-regularised logistic regression without intercept, trained on
 both orientations of every judged pair (scikit-learn's objective, minimised by scipy's L-BFGS-B,
-imported when fitting). A fitted model is
-saved as a small JSON file (axioms, scales, weights), and every decision can be explained as the
-sum of one named contribution per feature (:meth:`PreferenceModel.explain`).
+imported when fitting). A fitted model is saved as a small JSON file (axioms, scales, weights), and
+every decision can be explained as the sum of one named contribution per feature
+(:meth:`PreferenceModel.explain`); :meth:`PreferenceModel.scores` gives the pointwise path.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from pyterrier_rag_axioms.preference.features import (
 )
 from pyterrier_rag_axioms.preference.fitting import fit_logistic
 from pyterrier_rag_axioms.preference.io import default_model, load_model, save_model
+from pyterrier_rag_axioms.preference.scores import response_scores
 from pyterrier_rag_axioms.registry import MODELS
 
 
@@ -142,10 +143,16 @@ class PreferenceModel(Axiom):
 
     # --- the model ----------------------------------------------------------------------------
 
-    def differences(self, table: ResponseTable) -> np.ndarray:
-        """The unscaled feature differences of each pair (pairs x features); NaN and infinite ones are 0."""
+    def differences(self, table: ResponseTable, *, every: bool = False) -> np.ndarray:
+        """The unscaled feature differences of each pair (pairs x features); NaN and infinite ones are 0.
+
+        A fitted model computes only its features of non-zero weight (the others' columns are 0)
+        unless ``every`` (as fitting does)."""
         columns = []
-        for axiom in pt.tqdm(self.axioms, desc=self.name, unit="axiom", disable=not self.verbose):
+        for position, axiom in enumerate(pt.tqdm(self.axioms, desc=self.name, unit="axiom", disable=not self.verbose)):
+            if not every and self.coefficients is not None and self.coefficients[position] == 0.0:
+                columns.append(np.zeros(len(table.a)))
+                continue
             values = _transformed(axiom.cached_values(table), self.value_transform)
             columns.append(values[table.a] - values[table.b])
         matrix = np.column_stack(columns) if columns else np.empty((len(table.a), 0))
@@ -214,6 +221,15 @@ class PreferenceModel(Axiom):
         pairs[self.probability_column] = probabilities
         return pairs
 
+    def scores(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """The pointwise path: each response's score ``sum_i w_i t(x_i) / s_i`` as column ``<name>_score``.
+
+        The score of a over b is the log-odds of the pairwise model, so scores rank each query's
+        responses as the pairs' probabilities do, in time linear in the number of responses (no
+        pairs). A NaN value counts as the mean of its query's other values (see :func:`response_scores`).
+        """
+        return response_scores(self, inp)
+
     # --- fitting ------------------------------------------------------------------------------
 
     def _judged(
@@ -265,7 +281,7 @@ class PreferenceModel(Axiom):
         pairs, signs, sample = self._judged(judged, truth, weight, f"{self.name}.fit")
         decisive = signs != 0
         table = ResponseTable.from_pairs(pairs[decisive].reset_index(drop=True))
-        self._fit_differences(self.differences(table), signs[decisive], sample[decisive])
+        self._fit_differences(self.differences(table, every=True), signs[decisive], sample[decisive])
         self.truth = truth
         return self
 
@@ -294,7 +310,7 @@ class PreferenceModel(Axiom):
         pairs, signs, sample = self._judged(judged, truth, weight, where)
         if groups not in pairs.columns:
             raise ValueError(f"{where}: the group column {groups!r} is not in the judged pairs")
-        differences = self.differences(ResponseTable.from_pairs(pairs))
+        differences = self.differences(ResponseTable.from_pairs(pairs), every=True)
         probabilities = np.full(len(pairs), np.nan)
         labels = pairs[groups].astype(str).to_numpy()
         fold = self._copy()
@@ -310,19 +326,9 @@ class PreferenceModel(Axiom):
         return pairs
 
     def _copy(self, **changes: Any) -> PreferenceModel:
-        arguments = {
-            "axioms": self.axioms,
-            "coefficients": self.coefficients,
-            "scales": self.scales,
-            "value_transform": self.value_transform,
-            "regularization": self.regularization,
-            "follow_directions": self.follow_directions,
-            "min_confidence": self.min_confidence,
-            "truth": self.truth,
-            "name": self.name,
-            "verbose": self.verbose,
-        }
-        return type(self)(**{**arguments, **changes})
+        names = ("axioms", "coefficients", "scales", "value_transform", "regularization", "follow_directions",
+                 "min_confidence", "truth", "name", "verbose")
+        return type(self)(**{**{name: getattr(self, name) for name in names}, **changes})
 
     def with_min_confidence(self, min_confidence: float) -> PreferenceModel:
         """The same model abstaining within ``min_confidence`` of 1/2."""
@@ -337,14 +343,8 @@ class PreferenceModel(Axiom):
         (negative weight) or ``"-"`` (weight 0).
         """
         weights = self._require_fitted()
-        frame = pd.DataFrame(
-            {
-                "feature": self.feature_names,
-                "axiom": [axiom.short_name for axiom in self.axioms],
-                "weight": weights,
-                "scale": self.scales,
-            }
-        )
+        axioms = [axiom.short_name for axiom in self.axioms]
+        frame = pd.DataFrame({"feature": self.feature_names, "axiom": axioms, "weight": weights, "scale": self.scales})
         frame["prefers"] = np.where(frame["weight"] > 0, "higher", np.where(frame["weight"] < 0, "lower", "-"))
         return frame
 
@@ -366,10 +366,10 @@ class PreferenceModel(Axiom):
         """A shipped model: ``"crowd"`` (CrowdRAG-25 overall quality) or ``"nuggets"`` (TREC 2024 RAG nugget scores).
 
         Both are chosen on the development judgments by ``benchmarks/fit_preference_models.py``
-        among candidates over axioms that run offline; only the weights ship. For ``"crowd"`` the
-        candidates include the nugget model as it is (fitted on 34 times more pairs), and it is the
-        one chosen: its ``truth`` says so (``TREC_RAG_NUGGET``); its metadata holds the figures on
-        CrowdRAG-25. Keyword arguments override the file's (e.g. ``min_confidence=0.1``, ``name=...``).
+        among candidates over axioms that run offline; only the weights ship. ``"nuggets"`` is the
+        run judge: it weighs pool axioms (values that depend on each query's other responses). For
+        ``"crowd"`` the nugget model before the pool axioms was chosen (``truth`` TREC_RAG_NUGGET; its
+        metadata holds the figures on CrowdRAG-25). Keyword arguments override the file's.
         """
         return default_model(cls, kind, **overrides)
 

@@ -1,0 +1,63 @@
+"""The pointwise path of a :class:`~pyterrier_rag_axioms.preference.PreferenceModel`: one score per
+response, ``sum_i w_i t(x_i) / s_i``, linear in the number of responses.
+
+The pairwise model's log-odds that a beats b is the difference of these scores (where neither
+value is NaN), so the scores rank a query's responses as the pairs do; averaged per run over
+topics (:func:`~pyterrier_rag_axioms.evaluation.mean_run_scores`), they rank systems without
+building pairs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from pyterrier_rag_axioms.frames import (
+    NAMES_ATTR,
+    ResponseTable,
+    is_preference_frame,
+    preference_frame,
+    response_frame,
+    restore_names,
+)
+from pyterrier_rag_axioms.preference.features import _transformed
+from pyterrier_rag_axioms.tools.cache import flush_caches
+
+if TYPE_CHECKING:
+    from pyterrier_rag_axioms.preference.model import PreferenceModel
+
+
+def imputed(values: np.ndarray, qids: np.ndarray) -> np.ndarray:
+    """Transformed values with each NaN or infinite one replaced by the mean of its query's other
+    values (0 where the query has none), column by column."""
+    values = np.where(np.isfinite(values), values, np.nan)
+    means = pd.DataFrame(values).groupby(qids).transform("mean").to_numpy()
+    return np.where(np.isnan(values), np.nan_to_num(means), values)
+
+
+def response_scores(model: PreferenceModel, inp: pd.DataFrame) -> pd.DataFrame:
+    """Each response's score under ``model`` as column ``<name>_score`` of a response frame.
+
+    Given a preference frame, its distinct responses are scored. Only features of non-zero weight
+    are computed. A value that cannot be computed (NaN) counts as the mean of the query's other
+    values of that feature, so it neither helps nor hurts (a pair's NaN difference counts 0).
+    """
+    weights = np.asarray(model._require_fitted())
+    if is_preference_frame(inp):
+        table = ResponseTable.from_pairs(preference_frame(inp, model))
+        responses = table.responses.copy()
+    else:
+        responses = response_frame(inp, model)
+        table = ResponseTable.from_responses(responses)
+    scores = np.zeros(len(table))
+    qids = table.responses["qid"].to_numpy()
+    for axiom, weight, scale in zip(model.axioms, weights, model.scales):
+        if weight == 0.0 or not len(table):
+            continue
+        values = _transformed(np.asarray(axiom.cached_values(table), dtype=float), model.value_transform)
+        scores += weight / scale * imputed(values[:, None], qids)[:, 0]
+    flush_caches()
+    frame = responses.assign(**{f"{model.name}_score": scores})
+    return restore_names(frame, responses.attrs.get(NAMES_ATTR, {}))
