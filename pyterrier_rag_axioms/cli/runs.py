@@ -1,8 +1,12 @@
-"""``rag-axioms runs``: rank RAG systems (runs) by how often a judge prefers their responses.
+"""``rag-axioms runs``: rank RAG systems (runs) by a judge of their responses.
 
 The responses of a file come from several runs, one response per run and topic, with the run id
-as ``docno`` (as in TREC 2024 RAG answers). The judge compares every pair of a topic's responses;
-each run's win rate per topic is averaged over topics (:func:`~pyterrier_rag_axioms.evaluation.run_win_rates`).
+as ``docno`` (as in TREC 2024 RAG answers). The default judge, the run judge
+``PreferenceModel.default("nuggets")``, pools each topic's responses (pool axioms) and scores
+each response (pointwise); each run's mean score over topics ranks it
+(:func:`~pyterrier_rag_axioms.evaluation.run_scores`). With ``--ranking pairwise``, or with
+``--axioms``, the judge compares every pair of a topic's responses and each run's win rate per
+topic is averaged over topics (:func:`~pyterrier_rag_axioms.evaluation.run_win_rates`).
 With ``--nuggets`` (TREC 2024 RAG nugget assignments), the runs' mean nugget score stands next to
 it, with Kendall's tau between both rankings and its bootstrap interval over topics; the
 assignment file alone can also be the input, as it holds the answers.
@@ -55,6 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=0.95,
         help="level of tau's bootstrap interval over topics (default: %(default)s)",
     )
+    parser.add_argument(
+        "--ranking",
+        choices=["pointwise", "pairwise"],
+        help="rank runs by their mean score per response (pointwise, linear in the responses; the default of a "
+        "model, and better in cross-validation) or by win rates over all pairs (pairwise; the default of --axioms)",
+    )
     parser.add_argument("--output", help="save the run table (.jsonl, .tsv or .parquet)")
     add_judge_options(parser, default_model=DEFAULT_RUNS_MODEL)
     return parser
@@ -64,16 +74,17 @@ def _count(number: int, thing: str) -> str:
     return f"{number} {thing}{'' if number == 1 else 's'}"
 
 
-def format_runs(table: pd.DataFrame, *, with_nuggets: bool) -> str:
-    """A readable table of the ranked runs."""
+def format_runs(table: pd.DataFrame, *, with_nuggets: bool, by: str = "win_rate") -> str:
+    """A readable table of the ranked runs (by ``win_rate`` or by a pointwise ``judge_score``)."""
     runs = [printable(run) for run in table["run"]]
     width = max([len(run) for run in runs] + [3])
-    header = f"  {'rank':>4}  {'run':<{width}}  {'win rate':>8}  {'topics':>6}"
+    label = "win rate" if by == "win_rate" else "score"
+    header = f"  {'rank':>4}  {'run':<{width}}  {label:>8}  {'topics':>6}"
     if with_nuggets:
         header += f"  {'nugget score':>12}  {'its rank':>8}"
     lines = [header]
     for row, run in zip(table.itertuples(index=False), runs):
-        line = f"  {row.rank:>4}  {run:<{width}}  {row.win_rate:>8.3f}  {row.topics:>6}"
+        line = f"  {row.rank:>4}  {run:<{width}}  {getattr(row, by):>8.3f}  {row.topics:>6}"
         if with_nuggets:
             rank = "-" if pd.isna(row.nugget_rank) else f"{int(row.nugget_rank)}"
             score = "-" if pd.isna(row.nugget_score) else f"{row.nugget_score:.3f}"
@@ -91,6 +102,7 @@ def runs_main(argv: Sequence[str]) -> int:
     from pyterrier_rag_axioms.frames import response_frame
     from pyterrier_rag_axioms.io import check_output_path, format_of, read_responses, write_frame
     from pyterrier_rag_axioms.judgments import load_nugget_assignments, nugget_scores
+    from pyterrier_rag_axioms.preference import PreferenceModel
 
     if args.input is None and args.nuggets is None:
         raise CommandLineError("give a response file whose docno is the run id, or --nuggets FILE, or both")
@@ -102,6 +114,9 @@ def runs_main(argv: Sequence[str]) -> int:
     if not args.verbose:
         quiet_model_loading()
     judge = preference_source(args, default_model=DEFAULT_RUNS_MODEL)
+    pointwise = isinstance(judge, PreferenceModel) and args.ranking != "pairwise"
+    if args.ranking == "pointwise" and not pointwise:
+        raise CommandLineError("--ranking pointwise needs a model's per-response scores: give --model, not --axioms")
 
     assignments = load_nugget_assignments(args.nuggets) if args.nuggets else None
     source = args.input or args.nuggets
@@ -130,16 +145,23 @@ def runs_main(argv: Sequence[str]) -> int:
                 f"{example['run']!r} on topic {example['qid']!r}): left out of the runs' mean nugget scores",
             )
 
-    per_topic = win_rates(judge(responses), judge)
-    table = mean_win_rates(per_topic)
+    if pointwise:
+        score = "judge_score"
+        per_topic = judge.scores(responses).rename(columns={"docno": "run", f"{judge.name}_score": score})
+        table = mean_run_scores(per_topic, score=score, run="run")
+    else:
+        score = "win_rate"
+        per_topic = win_rates(judge(responses), judge)
+        table = mean_win_rates(per_topic)
     print(
         f"{len(responses)} responses of {responses['docno'].nunique()} runs to {topics} topics from {source}"
     )
-    print(f"Runs ranked by the win rate of {judge}\n")
+    how = "mean score per response" if pointwise else "win rate"
+    print(f"Runs ranked by the {how} of {judge}\n")
     if scores is not None:
         nuggets = mean_run_scores(scores, run="run").rename(columns={"score": "nugget_score", "rank": "nugget_rank"})
         table = table.merge(nuggets[["run", "nugget_score", "nugget_rank"]], on="run", how="left")
-    print(format_runs(table, with_nuggets=scores is not None))
+    print(format_runs(table, with_nuggets=scores is not None, by=score))
     alone = sorted(set(responses["docno"]) - set(table["run"]))
     if alone:
         print_note(
@@ -150,11 +172,10 @@ def runs_main(argv: Sequence[str]) -> int:
     if topics > 1 and table["topics"].max() == 1:
         print_note(COMMAND, f"no run answers more than one of the {topics} topics: is docno the run id in {source}?")
     if scores is not None:
-        tau = run_correlation(
-            per_topic, scores, score_first="win_rate", score_second="score", confidence=args.confidence
-        )
+        tau = run_correlation(per_topic, scores, score_first=score, score_second="score", confidence=args.confidence)
         print(
-            f"\nKendall's tau between the win rates and the mean nugget scores: {tau['tau']:.3f} over {tau['runs']} "
+            f"\nKendall's tau between the {'scores' if pointwise else 'win rates'} and the mean nugget scores: "
+            f"{tau['tau']:.3f} over {tau['runs']} "
             f"runs ({args.confidence:.0%} bootstrap interval over {tau['topics']} topics: "
             f"{tau['tau_low']:.3f} to {tau['tau_high']:.3f})"
         )

@@ -18,6 +18,7 @@ from pyterrier_rag_axioms.evaluation.runs import (
     mean_win_rates,
     projected_run_correlation,
     run_correlation,
+    run_scores,
     run_win_rates,
     win_rates,
 )
@@ -25,6 +26,6 @@ from pyterrier_rag_axioms.evaluation.runs import (
 __all__ = [
     "AGREEMENT_COLUMNS", "CALIBRATION_COLUMNS", "MEASURES", "WIN_RATE_COLUMNS", "agreement", "agreement_by_dimension",
     "calibration", "column_name", "mean_run_scores", "mean_win_rates", "plot_agreement", "plot_run_rankings",
-    "preference_columns", "projected_run_correlation", "run_correlation", "run_win_rates", "side_by_side",
+    "preference_columns", "projected_run_correlation", "run_correlation", "run_scores", "run_win_rates", "side_by_side",
     "win_rates",
 ]

@@ -8,6 +8,7 @@ a preference frame of all pairs of a topic's responses says how often each run b
   ``(wins + ties / 2) / comparisons``;
 - :func:`run_win_rates`: the mean win rate of each run over topics, ranked (:func:`mean_win_rates`
   from a :func:`win_rates` table);
+- :func:`run_scores`: the pointwise path, each run's mean over topics of a model's per-response score;
 - :func:`mean_run_scores`: the mean over topics of a per-response score (e.g. the nugget score of
   :func:`~pyterrier_rag_axioms.judgments.nugget_scores`), ranked;
 - :func:`run_correlation`: Kendall's tau (scipy) between two run-level scores, with a bootstrap
@@ -105,6 +106,18 @@ def mean_win_rates(per_topic: pd.DataFrame) -> pd.DataFrame:
     """The runs' mean win rate over the topics of a :func:`win_rates` table, ranked as :func:`run_win_rates`."""
     table = per_topic.groupby("run", sort=False).agg(topics=("qid", "nunique"), win_rate=("win_rate", "mean"))
     return _ranked(table.reset_index(), "win_rate")
+
+
+def run_scores(responses: pd.DataFrame, model: object, *, score: str = "judge_score") -> pd.DataFrame:
+    """The pointwise path: each run's mean over topics of a model's per-response score, ranked as
+    :func:`mean_run_scores` (``run``, ``topics``, ``<score>``, ``rank``); ``docno`` is the run id.
+
+    ``model`` gives one score per response (e.g. :meth:`PreferenceModel.scores
+    <pyterrier_rag_axioms.preference.PreferenceModel.scores>`), so the cost is linear in the
+    number of responses: no pairs are built.
+    """
+    scored = model.scores(responses)
+    return mean_run_scores(scored.rename(columns={f"{model.name}_score": score}), score=score)
 
 
 def mean_run_scores(scores: pd.DataFrame, *, score: str = "score", run: str = "docno") -> pd.DataFrame:

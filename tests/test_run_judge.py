@@ -1,0 +1,79 @@
+"""The run judge: the shipped nugget model with pool axioms, its pointwise path, and features of weight 0."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pyterrier_rag_axioms as rag
+from pyterrier_rag_axioms.frames import ResponseTable, preference_frame
+
+
+def test_a_model_computes_only_its_features_of_nonzero_weight(sample_responses):
+    frame = sample_responses[sample_responses["qid"] == "q1"]
+    model = rag.PreferenceModel(axioms=[rag.LEN1(), rag.COV1()], coefficients=[1.0, 0.0])
+    table = ResponseTable.from_pairs(preference_frame(frame))
+    model.probabilities(table)
+    assert id(model.axioms[0]) in table.values and id(model.axioms[1]) not in table.values
+    assert model.differences(table, every=True)[:, 1].any()  # fitting still sees every feature
+
+
+def test_the_run_judge_weighs_pool_axioms_and_says_so():
+    judge = rag.PreferenceModel.default("nuggets")
+    weights = judge.weights().set_index("feature")["weight"]
+    assert {"POOL1", "POOL3"} <= set(weights[weights != 0].index)
+    assert "<pool axiom:" in repr(judge)
+    crowd = rag.PreferenceModel.default("crowd")  # unchanged: no pool axioms in the crowd model
+    assert not any(name.startswith("POOL") for name in crowd.feature_names)
+
+
+def test_pointwise_scores_are_the_pairwise_log_odds(sample_responses):
+    judge = rag.PreferenceModel.default("nuggets")
+    frame = sample_responses[sample_responses["qid"].isin(["q1", "q2"])]
+    scores = judge.scores(frame).set_index("docno")[f"{judge.name}_score"]
+    pairs = judge(frame)
+    logits = np.log(pairs[judge.probability_column] / (1 - pairs[judge.probability_column]))
+    expected = scores[pairs["docno_a"]].to_numpy() - scores[pairs["docno_b"]].to_numpy()
+    used = [axiom for axiom, weight in zip(judge.axioms, judge.coefficients) if weight]
+    complete = pd.concat([axiom.values(frame).set_index("docno")[f"{axiom.name}_value"] for axiom in used], axis=1)
+    complete = complete.notna().all(axis=1)  # a NaN value: 0 difference in a pair, the query's mean in a score
+    both = (complete[pairs["docno_a"]].to_numpy() & complete[pairs["docno_b"]].to_numpy())
+    assert both.sum() >= 3
+    np.testing.assert_allclose(logits[both], expected[both], atol=1e-9)
+    assert list(judge.scores(pairs).columns[-1:]) == [f"{judge.name}_score"]  # a preference frame's responses
+    assert len(judge.scores(frame.iloc[:0])) == 0
+
+
+def test_run_scores_rank_runs_by_their_mean_score_over_topics():
+    responses = pd.DataFrame(
+        {
+            "qid": ["t1"] * 3 + ["t2"] * 3,
+            "query": ["why is the sky blue"] * 3 + ["how do bees make honey"] * 3,
+            "docno": ["long", "short", "off"] * 2,
+            "response": [
+                "The sky is blue because air scatters blue sunlight more than red light. This is Rayleigh scattering.",
+                "Air scatters blue light more.",
+                "Bananas are yellow.",
+                "Bees make honey from nectar. They store it in combs and fan it until the water evaporates.",
+                "Bees turn nectar into honey.",
+                "Bananas are yellow.",
+            ],
+        }
+    )
+    judge = rag.PreferenceModel.default("nuggets")
+    table = rag.evaluation.run_scores(responses, judge)
+    assert list(table.columns) == ["run", "topics", "judge_score", "rank"]
+    assert table["run"].tolist()[-1] == "off" and table["topics"].tolist() == [2, 2, 2]  # nobody supports it
+    means = judge.scores(responses).groupby("docno")[f"{judge.name}_score"].mean()
+    np.testing.assert_allclose(table["judge_score"], means[table["run"]].to_numpy())
+    assert table["rank"].tolist() == [1, 2, 3]
+
+
+@pytest.mark.parametrize("pool", ["POOL1", "POOL3"])
+def test_a_judge_with_a_fixed_pool_judges_a_subset_as_within_the_whole(sample_responses, pool):
+    axiom = rag.registry.AXIOMS[pool](pool=sample_responses)
+    model = rag.PreferenceModel(axioms=[axiom, rag.LEN1()], coefficients=[1.0, 0.5])
+    whole = model.scores(sample_responses).set_index("docno")[f"{model.name}_score"]
+    part = sample_responses.iloc[[0, 1, 5, 9]]
+    subset = model.scores(part).set_index("docno")[f"{model.name}_score"]
+    # the NaN-free values of a fixed pool do not depend on the frame: the same scores
+    pd.testing.assert_series_equal(subset, whole.loc[subset.index])
