@@ -4,7 +4,8 @@
 about 450 million, far more than fit in memory. Before any pair is built, the pairs of a response
 frame are counted: above a quarter of :func:`max_pairs` a warning says how many there will be
 and about how much memory they take, and above :func:`max_pairs` the frame is refused with the
-ways out. The limit is ``$RAG_AXIOMS_MAX_PAIRS`` where set, else :data:`DEFAULT_MAX_PAIRS`;
+ways out (among them per-response scores: ``FeatureAxiom.values``, ``PreferenceModel.scores``).
+The limit is ``$RAG_AXIOMS_MAX_PAIRS`` where set, else :data:`DEFAULT_MAX_PAIRS`;
 :func:`set_max_pairs` changes it for the process.
 """
 
@@ -75,8 +76,8 @@ def check_pair_count(qids: pd.Series, transformer: object) -> int:
         raise ValueError(
             f"{transformer}: the frame needs {what}, more than max_pairs={limit:,}: nothing was judged. Split each "
             "query's responses into groups and judge each group (a pair's preference does not depend on the other "
-            "responses), rank with KwikSort, which compares far fewer pairs, use per-response values where the axiom "
-            "has them (FeatureAxiom.values), or raise the "
+            "responses), rank with KwikSort, which compares far fewer pairs, use per-response scores where there are "
+            "some (FeatureAxiom.values, PreferenceModel.scores), or raise the "
             f"limit (${MAX_PAIRS_VARIABLE}, pyterrier_rag_axioms.frames.set_max_pairs) if the memory is there"
         )
     warnings.warn(f"{transformer}: the frame needs {what}; max_pairs is {limit:,}", stacklevel=4)
