@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
-from conftest import cli_error, run_cli
+from conftest import PROJECT_ROOT, cli_error, run_cli
 
 from pyterrier_rag_axioms.tools.grammar import GrammarChecker
 
@@ -88,3 +91,39 @@ def test_texts_go_only_to_the_server_we_started(languagetool_home, fake_servers)
     finally:
         server.stop()
     assert "A private text." not in impostor.texts
+
+
+_WRITER = """
+import sys, time
+from pathlib import Path
+from pyterrier_rag_axioms.io import atomic_write
+target = Path(sys.argv[1])
+def write(path):
+    Path(path).write_bytes(b"x" * 1_000_000)
+    Path(str(target) + ".ready").write_text("yes")
+    time.sleep(300)
+atomic_write(target, write)
+"""
+
+
+def test_sigterm_to_languagetool_run_leaves_no_partial_file(languagetool_home, tmp_path):
+    """``languagetool run`` passes SIGTERM on to its command, whose write removes its temporary file."""
+    target = tmp_path / "out.jsonl"
+    env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "RAG_AXIOMS_LANGUAGETOOL_HOME": str(languagetool_home)}
+    command = [sys.executable, "-m", "pyterrier_rag_axioms.languagetool", "run", "--",
+               sys.executable, "-c", _WRITER, str(target)]
+    run = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 300
+        while not Path(f"{target}.ready").exists():
+            assert run.poll() is None and time.monotonic() < deadline, run.communicate()
+            time.sleep(0.2)
+        run.send_signal(signal.SIGTERM)
+        run.wait(timeout=120)
+    finally:
+        if run.poll() is None:
+            run.kill()
+    assert run.returncode == 128 + signal.SIGTERM
+    assert [path.name for path in tmp_path.iterdir() if "partial" in path.name] == []
+    assert not target.exists()
+    assert list(languagetool_home.glob("server-*.log")) == []  # the server stopped, its log removed
