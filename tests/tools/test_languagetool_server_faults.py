@@ -127,3 +127,13 @@ def test_sigterm_to_languagetool_run_leaves_no_partial_file(languagetool_home, t
     assert [path.name for path in tmp_path.iterdir() if "partial" in path.name] == []
     assert not target.exists()
     assert list(languagetool_home.glob("server-*.log")) == []  # the server stopped, its log removed
+
+
+@pytest.mark.parametrize("action", ["start", "stop", "status"])
+def test_a_damaged_state_file_is_one_line(tmp_path, action):
+    home = tmp_path / "languagetool"
+    home.mkdir()
+    (home / "server.json").write_text('{"pid": "not a number"')
+    completed = run_cli(action, cwd=tmp_path, module="pyterrier_rag_axioms.languagetool",
+                        RAG_AXIOMS_LANGUAGETOOL_HOME=str(home), RAG_AXIOMS_LANGUAGETOOL_URL="http://127.0.0.1:9")
+    assert "server.json" in cli_error(completed)

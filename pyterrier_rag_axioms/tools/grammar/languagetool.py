@@ -271,11 +271,23 @@ def _state_path(home: Path) -> Path:
     return home / "server.json"
 
 
+def _read_state(path: Path) -> dict:
+    """The state ``start`` wrote: pid, url, port and log of the server; a damaged file is one clear error."""
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(state, dict) and isinstance(state.get("pid"), int) and isinstance(state.get("url"), str):
+            return state
+        problem = "no pid and url"
+    except (OSError, ValueError) as error:
+        problem = str(error)
+    raise LanguageToolSetupError(f"{path}: not the state of a server started by `start` ({problem}); remove it")
+
+
 def _start(args: argparse.Namespace) -> int:
     home = languagetool_home()
     state_path = _state_path(home)
     if state_path.is_file():
-        state = json.loads(state_path.read_text())
+        state = _read_state(state_path)
         if _is_server(state["pid"]):
             print(f"LanguageTool server already running at {state['url']} (pid {state['pid']})")
             return 0
@@ -295,7 +307,7 @@ def _stop(args: argparse.Namespace) -> int:
     if not state_path.is_file():
         print("No LanguageTool server started by `start` is running.")
         return 0
-    state = json.loads(state_path.read_text())
+    state = _read_state(state_path)
     if _is_server(state["pid"]):
         terminate(state["pid"], running=_is_server)
         print(f"LanguageTool server at {state['url']} (pid {state['pid']}) stopped.")
@@ -309,7 +321,7 @@ def _status(args: argparse.Namespace) -> int:
     url = args.url or default_url()
     state_path = _state_path(languagetool_home())
     if state_path.is_file():
-        state = json.loads(state_path.read_text())
+        state = _read_state(state_path)
         print(f"started by `start`: pid {state['pid']} at {state['url']} "
               f"({'running' if _is_server(state['pid']) else 'not running'})")
     if answers(url, timeout=5.0):
