@@ -18,6 +18,7 @@ from pyterrier_rag_axioms.cli._common import (
     CommandLineError,
     CommandLineParser,
     add_cache_option,
+    printable,
     quiet_model_loading,
     use_cache_option,
 )
@@ -76,10 +77,11 @@ def assign_main(argv: Sequence[str]) -> int:
     from pyterrier_rag_axioms.judgments import load_run_file
     from pyterrier_rag_axioms.nuggets import NuggetAssigner
 
+    inputs = [*args.runs, args.nuggets, args.topics, args.model]
     for path in (args.output, args.assignments):
         if path:
             format_of(path)  # an unknown output format fails before any work
-            check_output_path(path)
+            check_output_path(path, inputs=inputs)
     use_cache_option(args)
     if not args.verbose:
         quiet_model_loading()
@@ -99,7 +101,8 @@ def assign_main(argv: Sequence[str]) -> int:
         f"{len(assignments)} (answer, nugget) pairs assigned without an LLM"
     )
     with pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_rows", 500):
-        print(table.to_string(index=False, float_format=lambda value: f"{value:.3f}"))
+        shown = table.assign(run=table["run"].map(printable))  # run ids drive no terminal
+        print(shown.to_string(index=False, float_format=lambda value: f"{value:.3f}"))
     if args.assignments:
         write_frame(assignments, args.assignments)
         print(f"Assignments written to {args.assignments}")

@@ -34,6 +34,16 @@ def test_output_naming_the_input_is_refused_before_any_work(tmp_path, command, l
     assert source.read_bytes() == before
 
 
+@pytest.mark.parametrize("named", ["run", "nuggets"])
+def test_assign_refuses_an_output_that_is_one_of_its_inputs(tmp_path, named):
+    run = write_records(tmp_path / "run.jsonl", [{"run_id": "r", "topic_id": "q1", "answer": []}])
+    nuggets = write_records(tmp_path / "nuggets.jsonl", [{"qid": "q1", "nuggets": []}])
+    before = {path: path.read_bytes() for path in (run, nuggets)}
+    output = {"run": run, "nuggets": nuggets}[named]
+    line = cli_error(run_cli("assign", str(run), "--nuggets", str(nuggets), "--output", str(output), cwd=tmp_path))
+    assert str(output) in line and "input" in line
+    assert {path: path.read_bytes() for path in before} == before
+
 def test_cli_tables_escape_terminal_control_sequences(tmp_path):
     hostile = [
         {**RESPONSES[0], "query": "sky\x1b]0;owned\x07", "docno": "a\x1b[2J", "response": "Blue\x1b[31m red\x9b."},
