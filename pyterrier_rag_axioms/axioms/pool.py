@@ -117,8 +117,9 @@ class PoolAxiom(EmbeddingFeatureAxiom):
         values = np.full(len(table), np.nan)
         responses = table.responses
         groups = self._groups(table)
+        fixed = None if self.pool is None else self.pool.groupby("qid", sort=False).indices
         for qid, rows in responses.groupby("qid", sort=False).indices.items():
-            pool = self._pool_of(str(qid), responses.iloc[rows], None if groups is None else groups[rows])
+            pool = self._pool_of(str(qid), responses.iloc[rows], None if groups is None else groups[rows], fixed)
             values[rows] = self.pool_values(pool, [responses["response"].iat[row] for row in rows])
         return values
 
@@ -138,17 +139,19 @@ class PoolAxiom(EmbeddingFeatureAxiom):
             )
         return column.to_numpy(dtype=object)
 
-    def _pool_of(self, qid: str, judged: pd.DataFrame, judged_groups: np.ndarray | None) -> Pool:
-        """The pool of one query, its members in order of docno."""
-        if self.pool is None:
+    def _pool_of(
+        self, qid: str, judged: pd.DataFrame, judged_groups: np.ndarray | None, fixed: dict | None
+    ) -> Pool:
+        """The pool of one query, its members in order of docno (``fixed``: the fixed pool's rows by qid)."""
+        if fixed is None:
             members, labels = judged, judged_groups
         else:
-            members = self.pool[self.pool["qid"] == qid]
-            if members.empty:
+            if qid not in fixed:
                 raise ValueError(
                     f"{self.name}: the fixed pool has no response for qid {qid!r}; "
                     "give a pool with every qid of the input, or pool=None to pool the input's responses"
                 )
+            members = self.pool.iloc[fixed[qid]]
             labels = None
             if self.group is not None:
                 if self.group not in members.columns:
@@ -167,7 +170,7 @@ class PoolAxiom(EmbeddingFeatureAxiom):
         groups = np.array([codes[key] for key in keys], dtype=int)
         position = {docno: index for index, docno in enumerate(docnos)}
         selves = np.array([position.get(str(docno), -1) for docno in judged["docno"]], dtype=int)
-        return Pool(texts=texts, groups=np.asarray(groups, dtype=int), selves=selves)
+        return Pool(texts=texts, groups=groups, selves=selves)
 
 
 @parameters
