@@ -10,11 +10,11 @@ or ``$RAG_AXIOMS_SHARED_DATA``), computes the features of every (answer, nugget)
 - per response pair: the concordance of the automatic All score's preference (the axiom on top)
   with the manual one, over the pairs both prefer one response in.
 
-Every figure is nested: each topic is assigned by a model fitted on the other topics, whose
-regularisation and thresholds were chosen by leave-one-topic-out cross-validation on those
-topics alone. Beside it stands the crude overlap baseline (a nugget's content lemmas looked up in
-the answer: all found is support, at least half partial support; nothing fitted). The model
-written (``pyterrier_rag_axioms/nuggets/nugget-model.json``) is fitted on all topics.
+Every figure is nested (``NuggetAssigner.cross_validate``): each topic is assigned by a model fitted
+on the other topics, whose regularisation and thresholds were chosen by leave-one-topic-out
+cross-validation on those topics alone. Beside it stands the crude overlap baseline (a nugget's
+content lemmas looked up in the answer: all found is support, at least half partial support;
+nothing fitted). The model written (``pyterrier_rag_axioms/nuggets/nugget-model.json``) is fitted on all topics.
 
 Usage: ``make fit-nuggets`` or ``.venv/bin/python benchmarks/fit_nugget_assigner.py [--no-write]``.
 """
@@ -41,7 +41,7 @@ from scipy.stats import kendalltau  # noqa: E402
 from sklearn.metrics import cohen_kappa_score  # noqa: E402
 
 from pyterrier_rag_axioms.judgments import NUGGET_ASSIGNMENT_SCORES, load_nugget_assignments  # noqa: E402
-from pyterrier_rag_axioms.nuggets import NuggetAssigner, NuggetModel, fit_nugget_model  # noqa: E402
+from pyterrier_rag_axioms.nuggets import NuggetAssigner, fit_nugget_model  # noqa: E402
 
 DATA = Path(os.environ.get("RAG_AXIOMS_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
 ASSIGNMENTS = DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl"
@@ -61,21 +61,6 @@ def human_labels(assignments: pd.DataFrame) -> pd.DataFrame:
 def overlap_baseline(lexical: np.ndarray) -> np.ndarray:
     """The crude overlap assigner: all content lemmas found is support, at least half partial support."""
     return np.where(lexical >= 1.0, "support", np.where(lexical >= 0.5, "partial_support", "not_support"))
-
-
-def nested_assignments(pairs: pd.DataFrame) -> tuple[np.ndarray, list[NuggetModel]]:
-    """Each topic's assignments by a model fitted (and tuned) on the other topics only."""
-    assigned = np.empty(len(pairs), dtype=object)
-    models = []
-    for topic in sorted(pairs["qid"].unique()):
-        held_out = (pairs["qid"] == topic).to_numpy()
-        train = pairs[~held_out]
-        model = fit_nugget_model(train, train["label"], train["qid"])
-        probability = model.probability(pairs.loc[held_out, list(model.features)].to_numpy(dtype=float))
-        probability = np.where(pairs.loc[held_out, "matches"].to_numpy(), probability, 0.0)
-        assigned[held_out] = model.assign(probability)
-        models.append(model)
-    return assigned, models
 
 
 def figures(pairs: pd.DataFrame, assigned: np.ndarray) -> dict[str, float]:
@@ -115,19 +100,16 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"no development assignments at {ASSIGNMENTS}")
     assignments = load_nugget_assignments(ASSIGNMENTS)
     assigner = NuggetAssigner(nuggets=ASSIGNMENTS, verbose=True)
-    frame, evidence = assigner.evidence(assignments)
     pairs = assigner.features(assignments).merge(human_labels(assignments), on=["qid", "docno", "nugget_id"])
-    pairs["matches"] = [pair.numbers_match and pair.entities_match for pair in evidence]
     print(f"{len(pairs)} (answer, nugget) pairs, {pairs['qid'].nunique()} topics, {pairs['docno'].nunique()} runs; "
           f"{(pairs['label'] == 'not_support').mean():.1%} not_support")
     rows = {"overlap baseline (fixed thresholds)": figures(pairs, overlap_baseline(pairs["lexical"].to_numpy()))}
-    assigned, models = nested_assignments(pairs)
-    rows["NuggetAssigner (nested LOTO)"] = figures(pairs, assigned)
+    nested = assigner.cross_validate(assignments, assignments)
+    assigned = pairs[["qid", "docno", "nugget_id"]].merge(nested, on=["qid", "docno", "nugget_id"])["assignment"]
+    rows["NuggetAssigner (nested LOTO)"] = figures(pairs, assigned.to_numpy())
     table = pd.DataFrame(rows).T
     with pd.option_context("display.width", 200, "display.max_columns", 20, "display.precision", 3):
         print(table)
-    for model in models:
-        print(f"  fold model: partial >= {model.partial_threshold:.2f}, support >= {model.support_threshold:.2f}")
     if not args.no_write:
         model = fit_nugget_model(pairs, pairs["label"], pairs["qid"])
         model.save(MODEL_PATH)

@@ -10,10 +10,11 @@ import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.frames import response_frame
+from pyterrier_rag_axioms.judgments import load_nugget_assignments
 from pyterrier_rag_axioms.nuggets._evidence import TextEvidence, text_evidence
 from pyterrier_rag_axioms.nuggets._features import FEATURES, PairEvidence, topic_features
 from pyterrier_rag_axioms.nuggets.files import load_nuggets
-from pyterrier_rag_axioms.nuggets.model import NuggetModel, resolve_nugget_model
+from pyterrier_rag_axioms.nuggets.model import NuggetModel, fit_nugget_model, resolve_nugget_model
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, resolve_sentence_similarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 
@@ -151,15 +152,54 @@ class NuggetAssigner(pt.Transformer):
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """One row per (response, nugget) with its assignment, confidence and supporting spans."""
         frame, evidence = self.evidence(inp)
+        return self._decide(frame, evidence, self.decision)
+
+    def cross_validate(self, inp: pd.DataFrame, assignments: pd.DataFrame | str | Path) -> pd.DataFrame:
+        """The output of :meth:`transform`, each topic decided by a model fitted (:func:`fit_nugget_model`)
+        on the human assignments of the frame's other topics only: leave-one-topic-out figures.
+
+        Args:
+            inp: the response frame (at least two topics).
+            assignments: the human assignments of its responses, as
+                :func:`~pyterrier_rag_axioms.judgments.load_nugget_assignments` reads them (the
+                frame or the file); the nuggets of each response are matched by position, so the
+                assigner's nuggets must be numbered in file order (no ``nugget_id``).
+        """
+        human = assignments if isinstance(assignments, pd.DataFrame) else load_nugget_assignments(assignments)
+        labels = {
+            (str(qid), str(docno), str(position)): nugget["assignment"]
+            for qid, docno, nuggets in zip(human["qid"], human["docno"], human["nuggets"])
+            for position, nugget in enumerate(nuggets)
+        }
+        frame, evidence = self.evidence(inp)
+        keys = list(zip(frame["qid"], frame["docno"], frame["nugget_id"]))
+        unjudged = [key for key in keys if key not in labels]
+        if unjudged:
+            raise ValueError(f"NuggetAssigner.cross_validate: no human assignment for qid {unjudged[0][0]!r}, "
+                             f"docno {unjudged[0][1]!r}, nugget {unjudged[0][2]!r}")
+        if frame["qid"].nunique() < 2:
+            raise ValueError("NuggetAssigner.cross_validate: needs the responses of at least two topics")
+        features = pd.DataFrame([pair.features for pair in evidence], columns=list(FEATURES))
+        truth = pd.Series([labels[key] for key in keys])
+        parts = []
+        for qid in dict.fromkeys(frame["qid"]):
+            held_out = (frame["qid"] == qid).to_numpy()
+            model = fit_nugget_model(features[~held_out], truth[~held_out], frame.loc[~held_out, "qid"])
+            positions = np.flatnonzero(held_out)
+            parts.append(self._decide(frame.iloc[positions], [evidence[i] for i in positions], model))
+        return pd.concat(parts).loc[frame.index]
+
+    @staticmethod
+    def _decide(frame: pd.DataFrame, evidence: list[PairEvidence], decision: NuggetModel) -> pd.DataFrame:
         if not evidence:
             return pd.DataFrame({column: pd.Series(dtype=float if column == "confidence" else object)
                                  for column in ASSIGNMENT_COLUMNS})
         matrix = np.array([pair.features for pair in evidence])
-        probability = self.decision.probability(matrix)
+        probability = decision.probability(matrix)
         matches = np.array([pair.numbers_match and pair.entities_match for pair in evidence], dtype=bool)
         probability = np.where(matches, probability, 0.0)
         return frame.assign(
-            assignment=self.decision.assign(probability),
+            assignment=decision.assign(probability),
             confidence=np.round(probability, 6),
             spans=[list(pair.spans) for pair in evidence],
         )[ASSIGNMENT_COLUMNS]

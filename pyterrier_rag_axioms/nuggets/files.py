@@ -3,7 +3,8 @@
 Accepted sources:
 
 - a frame with ``qid``, ``nugget`` (the text; ``text`` is read where ``nugget`` is absent),
-  ``importance`` (``"vital"`` or ``"okay"``) and, optionally, ``nugget_id``;
+  ``importance`` (``"vital"`` or ``"okay"``) and, optionally, ``nugget_id``; or a frame with ``qid``
+  and ``nuggets`` lists, as :func:`~pyterrier_rag_axioms.judgments.load_nugget_assignments` gives;
 - a JSON-lines file (gzip-compressed or not) with one nugget per line, with the same fields;
 - a JSON-lines file with one topic per line: ``qid`` and ``nuggets``, a list of objects with
   ``text`` (or ``nugget``), ``importance`` and optionally ``nugget_id``, as the TREC 2024 RAG
@@ -61,7 +62,42 @@ def _numbered(rows: list[tuple[str, str | None, str, str]], source: str) -> pd.D
     return pd.DataFrame(records, columns=NUGGET_COLUMNS)
 
 
+def _topic_nuggets(records, source: str) -> pd.DataFrame:
+    """The nuggets of (where, record) pairs, each record a nugget or a topic with a ``nuggets`` list."""
+    rows: list[tuple[str, str | None, str, str]] = []
+    topics: dict[str, tuple[str, list[tuple[str | None, str, str]]]] = {}
+    for where, record in records:
+        qid = record.get("qid", record.get("topic_id"))
+        if qid is None or isinstance(qid, bool) or not isinstance(qid, (str, int)) or not str(qid).strip():
+            raise ValueError(f"{where}: field 'qid' is missing or not a string")
+        qid = str(qid)
+        if "nuggets" not in record:
+            text, importance, nugget_id = _nugget_fields(record, where)
+            rows.append((qid, nugget_id, text, importance))
+            continue
+        if not isinstance(record["nuggets"], list):
+            raise ValueError(f"{where}: field 'nuggets' must be a list")
+        nuggets = []
+        for position, item in enumerate(record["nuggets"]):
+            if not isinstance(item, dict):
+                raise ValueError(f"{where}: nugget {position} must be a JSON object")
+            text, importance, nugget_id = _nugget_fields(item, f"{where}: nugget {position}")
+            nuggets.append((nugget_id, text, importance))
+        if qid in topics:
+            first, known = topics[qid]
+            if known != nuggets:
+                raise ValueError(f"{where}: the nuggets of qid {qid!r} differ from those at {first}")
+            continue
+        topics[qid] = (where, nuggets)
+        rows.extend((qid, nugget_id, text, importance) for nugget_id, text, importance in nuggets)
+    return _numbered(rows, source)
+
+
 def _frame_nuggets(frame: pd.DataFrame) -> pd.DataFrame:
+    if "nuggets" in frame.columns and "nugget" not in frame.columns and "text" not in frame.columns:
+        # one row per topic or response with its nuggets, as load_nugget_assignments gives them
+        return _topic_nuggets(((f"nugget frame, row {position}", record)
+                               for position, record in enumerate(frame.to_dict("records"))), "nugget frame")
     text_column = "nugget" if "nugget" in frame.columns else "text"
     missing = [column for column in ("qid", text_column, "importance") if column not in frame.columns]
     if missing:
@@ -84,36 +120,10 @@ def _frame_nuggets(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _file_nuggets(path: Path) -> pd.DataFrame:
-    rows: list[tuple[str, str | None, str, str]] = []
-    topics: dict[str, tuple[int, list[tuple[str | None, str, str]]]] = {}
-    for number, record in iter_jsonl(path):
-        where = f"{path}:{number}"
-        qid = record.get("qid", record.get("topic_id"))
-        if qid is None or isinstance(qid, bool) or not isinstance(qid, (str, int)) or not str(qid).strip():
-            raise ValueError(f"{where}: field 'qid' is missing or not a string")
-        qid = str(qid)
-        if "nuggets" not in record:
-            text, importance, nugget_id = _nugget_fields(record, where)
-            rows.append((qid, nugget_id, text, importance))
-            continue
-        if not isinstance(record["nuggets"], list):
-            raise ValueError(f"{where}: field 'nuggets' must be a list")
-        nuggets = []
-        for position, item in enumerate(record["nuggets"]):
-            if not isinstance(item, dict):
-                raise ValueError(f"{where}: nugget {position} must be a JSON object")
-            text, importance, nugget_id = _nugget_fields(item, f"{where}: nugget {position}")
-            nuggets.append((nugget_id, text, importance))
-        if qid in topics:
-            first, known = topics[qid]
-            if known != nuggets:
-                raise ValueError(f"{where}: the nuggets of qid {qid!r} differ from those on line {first}")
-            continue
-        topics[qid] = (number, nuggets)
-        rows.extend((qid, nugget_id, text, importance) for nugget_id, text, importance in nuggets)
-    if not rows:
+    frame = _topic_nuggets(((f"{path}:{number}", record) for number, record in iter_jsonl(path)), str(path))
+    if frame.empty:
         raise ValueError(f"{path}:1: no nuggets in the file")
-    return _numbered(rows, str(path))
+    return frame
 
 
 def load_nuggets(source: pd.DataFrame | str | Path) -> pd.DataFrame:

@@ -60,7 +60,9 @@ class NuggetModel:
         """The probability of (at least partial) support of each row of a matrix over :data:`FEATURES`."""
         columns = [FEATURES.index(name) for name in self.features]
         values = (np.asarray(features, dtype=float)[:, columns] - np.array(self.means)) / np.array(self.scales)
-        return 1.0 / (1.0 + np.exp(-(values @ np.array(self.weights) + self.intercept)))
+        from scipy.special import expit  # the logistic function, without overflow
+
+        return expit(values @ np.array(self.weights) + self.intercept)
 
     def assign(self, probability: np.ndarray) -> np.ndarray:
         """The assignment of each probability."""
@@ -140,7 +142,8 @@ def fit_nugget_model(
     The regularisation strength and both thresholds are chosen by leave-one-topic-out
     cross-validation over ``topics`` (each topic's pairs predicted by a model fitted on the other
     topics; the strength with the best binary kappa wins); the final regression is then fitted on
-    all pairs.
+    all pairs. With a single topic there is nothing to cross-validate over: the middle strength is
+    taken and the thresholds are chosen on the training pairs.
 
     Args:
         features: one row per pair, one column per feature of :data:`FEATURES`.
@@ -152,8 +155,13 @@ def fit_nugget_model(
     labels = np.asarray(labels, dtype=object)
     topics = np.asarray(topics, dtype=object)
     supported = _supported(labels)
-    if len(set(topics)) < 2:
-        raise ValueError("fit_nugget_model: needs the pairs of at least two topics")
+    if not len(set(topics)):
+        raise ValueError("fit_nugget_model: no pairs to fit on")
+    if len(set(topics)) == 1:  # nothing to cross-validate over: the middle strength, thresholds in sample
+        c = sorted(cs)[len(cs) // 2]
+        means, scales, regression = _fitted(matrix, supported, c)
+        probability = regression.predict_proba((matrix - means) / scales)[:, 1]
+        return _model(means, scales, regression, *_thresholds(probability, labels)[1:], embedder)
     best = None
     for c in cs:
         probability = np.zeros(len(matrix))
@@ -166,6 +174,10 @@ def fit_nugget_model(
             best = (kappa, c, partial, support)
     _, c, partial, support = best
     means, scales, regression = _fitted(matrix, supported, c)
+    return _model(means, scales, regression, partial, support, embedder)
+
+
+def _model(means, scales, regression, partial: float, support: float, embedder: str) -> NuggetModel:
     return NuggetModel(
         features=FEATURES,
         means=tuple(float(value) for value in means),

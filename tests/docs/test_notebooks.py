@@ -31,7 +31,8 @@ def test_saved_notebook_shows_tables_and_the_plot():
     outputs = _outputs(notebook)
     assert not [output for output in outputs if output.output_type == "error"]
     rich = [output.get("data", {}) for output in outputs]
-    assert sum("image/png" in data for data in rich) == 2  # the agreement heatmap and the run rankings
+    # the agreement heatmap, the runs by win rate and nuggets, the runs by manual and automatic nugget scores
+    assert sum("image/png" in data for data in rich) == 3
     tables = [data["text/html"] for data in rich if "text/html" in data]
     assert any("concordance_pairs" in table for table in tables)
     assert any("coverage_deep" in table and "COV1" in table for table in tables)

@@ -244,3 +244,24 @@ def test_assign_command_scores_runs(tmp_path, capsys):
     err = capsys.readouterr().err
     assert status == 2 and err.count("\n") == 1
     assert "no nuggets for qid 'tests'" in err and "moon-only.jsonl" in err
+
+
+def test_cross_validate_decides_each_topic_by_a_model_of_the_others(assigned):
+    human = pd.DataFrame(
+        [(qid, docno, [{"importance": i, "assignment": a} for i, a in zip(group["importance"], group["assignment"])])
+         for (qid, docno), group in assigned.groupby(["qid", "docno"], sort=False)],
+        columns=["qid", "docno", "nuggets"],
+    )
+    crossed = NuggetAssigner(nuggets=NUGGETS).cross_validate(RESPONSES, human)
+    assert list(crossed.columns) == ASSIGNMENT_COLUMNS
+    pd.testing.assert_frame_equal(crossed[["qid", "docno", "nugget_id"]], assigned[["qid", "docno", "nugget_id"]])
+    assert set(crossed["assignment"]) <= {"support", "partial_support", "not_support"}
+    with pytest.raises(ValueError, match="no human assignment for qid 'tests'"):
+        NuggetAssigner(nuggets=NUGGETS).cross_validate(RESPONSES, human[human["qid"] == "moon"])
+
+
+def test_nuggets_from_an_assignment_frame(shared_data):
+    from pyterrier_rag_axioms.judgments import load_nugget_assignments
+
+    path = shared_data / "trec-rag-2024" / "nugget_assignment.dev.jsonl"
+    pd.testing.assert_frame_equal(load_nuggets(load_nugget_assignments(path)), load_nuggets(path))
