@@ -1,8 +1,8 @@
-"""The frame contract: response and preference frames, pyterrier-rag's column names, validation
-the pairs of responses and their limits (``max_pairs``), and the names no preference column may
-take; no axioms and no file formats (those are in :mod:`~pyterrier_rag_axioms.io`)."""
+"""The frame contract: columns, pyterrier-rag's names, validation (the one context rule), pairs and their
+limits (``max_pairs``). Not here: axioms, rankers, and file formats (those are in :mod:`~pyterrier_rag_axioms.io`)."""
 
-from pyterrier_rag_axioms.frames._checks import FrameError, FrameTypeError, normalize_context, passage_text, shown
+from pyterrier_rag_axioms.frames._checks import FrameError, FrameTypeError, shown
+from pyterrier_rag_axioms.frames.context import Context, normalize_context, passage_text
 from pyterrier_rag_axioms.frames.contract import (
     NAMES_ATTR,
     ORDER_COLUMNS,
@@ -10,7 +10,6 @@ from pyterrier_rag_axioms.frames.contract import (
     PAIR_COLUMNS,
     RESPONSE_ALIASES,
     RESPONSE_COLUMNS,
-    Context,
     ResponseTable,
     extra_columns,
     is_preference_frame,

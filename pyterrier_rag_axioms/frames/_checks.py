@@ -1,4 +1,5 @@
-"""The errors of bad frames and the checks of ids, texts, contexts and queries that raise them.
+"""The errors of bad frames, the checks of ids, texts, contexts and queries that raise them, and
+the record of the frames that passed them.
 
 A :class:`FrameError` (a ``ValueError``; :class:`FrameTypeError` is also a ``TypeError``) says
 what is wrong and in which row; :mod:`pyterrier_rag_axioms.frames.contract` runs these checks.
@@ -6,13 +7,16 @@ what is wrong and in which row; :mod:`pyterrier_rag_axioms.frames.contract` runs
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+import hashlib
+import weakref
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-Context = tuple[str, ...] | None
-
+if TYPE_CHECKING:
+    from pyterrier_rag_axioms.frames.context import Context
 
 def _label(label: Hashable | None) -> Hashable | None:
     """An index label as Python shows it plainly (``1``, not ``np.int64(1)``)."""
@@ -55,46 +59,6 @@ def shown(value: object, width: int = 60) -> str:
     return text if len(text) <= width else f"{text[: width - 4]}...{text[-1]}"
 
 
-def passage_text(passage: object) -> object:
-    """A passage as given: a string, or the ``text`` of a record (pyterrier-rag's ``{"docno": ...,
-    "text": ...}``); anything else (a record without a ``text`` string, a number) as it is."""
-    if isinstance(passage, Mapping) and isinstance(passage.get("text"), str):
-        return passage["text"]
-    return passage
-
-
-def normalize_context(value: object) -> Context:
-    """A context cell as a tuple of passage strings, or ``None`` when there is no context.
-
-    Accepts a list/tuple/array of passage strings (or of records with a ``text`` string, such as
-    pyterrier-rag's ``{"docno": ..., "text": ...}``), a single string, or a missing value (``None``,
-    NaN, ``pd.NA``). Blank passages are left out; a context without any other passage is no
-    context.
-
-    Raises:
-        TypeError: the cell is of another type, or a passage is not a string (e.g. ``None`` or a
-            number inside the list).
-    """
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return (value,) if value.strip() else None
-    if isinstance(value, (list, tuple, np.ndarray, pd.Series)):
-        passages = []
-        for position, given in enumerate(value):
-            passage = passage_text(given)
-            if not isinstance(passage, str):
-                raise TypeError(
-                    f"context passage {position} must be a string, not {type(passage).__name__} {shown(passage)}"
-                )
-            if passage.strip():
-                passages.append(str(passage))
-        return tuple(passages) or None
-    if pd.api.types.is_scalar(value) and pd.isna(value):
-        return None
-    raise TypeError(f"context must be a list of strings, a string or None, not {type(value).__name__} {shown(value)}")
-
-
 def _check_ids(frame: pd.DataFrame, columns: Sequence[str], transformer: object) -> None:
     """Raise naming the row where an id column is missing (None, NaN, pd.NA) or empty."""
     for column in columns:
@@ -127,28 +91,6 @@ def _check_text_column(frame: pd.DataFrame, column: str, transformer: object, *,
             row=frame.index[position],
             transformer=transformer,
         )
-
-
-def _normalized_contexts(
-    frame: pd.DataFrame, column: str, transformer: object, *, shown_as: str | None = None
-) -> list[Context]:
-    """The normalised context of each row (see :func:`normalize_context`); errors name the column
-    (as the caller named it: ``shown_as``) and row."""
-    normalized: dict[int, Context] = {}  # rows of one query often share one context object
-    result = []
-    for position, value in enumerate(frame[column]):
-        key = id(value)
-        if key not in normalized:
-            try:
-                normalized[key] = normalize_context(value)
-            except TypeError as error:
-                raise FrameTypeError(
-                    f"column {shown_as or column!r} (qid {frame['qid'].iloc[position]!r}): {error}",
-                    row=frame.index[position],
-                    transformer=transformer,
-                ) from None
-        result.append(normalized[key])
-    return result
 
 
 def _codes(values: pd.Series | Sequence[Hashable]) -> np.ndarray:
@@ -257,3 +199,44 @@ def _check_responses_of_pairs(
             earlier=frame.index[row_e],
             transformer=transformer,
         )
+
+
+#: The frames this package validated and returned, by id: a weak reference and a fingerprint of
+#: the validated columns.
+_VALIDATED: dict[int, tuple[weakref.ref, bytes]] = {}
+
+
+def _fingerprint(frame: pd.DataFrame, columns: Sequence[str]) -> bytes:
+    """What the cells of ``columns`` are: for a column of Python objects, which object each cell
+    holds (so a cell set in place, even to an equal value, shows); for another, its values."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(len(frame).to_bytes(8, "little"))
+    for column in columns:
+        values = frame[column]
+        if values.dtype == object:
+            cells = values.to_numpy()
+            digest.update(np.fromiter(map(id, cells), dtype=np.uint64, count=len(cells)).tobytes())
+        else:
+            digest.update(pd.util.hash_pandas_object(values, index=False).to_numpy().tobytes())
+    return digest.digest()
+
+
+def mark_validated(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+    """Record that ``columns`` of ``frame`` passed validation (ids, texts, one query per qid, contexts as
+    tuples of passages or ``None``); returns the frame. The record lasts as long as the frame does."""
+    key = id(frame)
+    reference = weakref.ref(frame, lambda _, key=key: _VALIDATED.pop(key, None))
+    _VALIDATED[key] = (reference, _fingerprint(frame, columns))
+    return frame
+
+
+def is_validated(frame: pd.DataFrame, columns: Sequence[str]) -> bool:
+    """Whether ``frame`` itself (not a copy or a slice of it) passed validation and still holds, in
+    ``columns``, the cells it held then: a frame changed in place since is validated again."""
+    entry = _VALIDATED.get(id(frame))
+    return (
+        entry is not None
+        and entry[0]() is frame
+        and all(column in frame.columns for column in columns)
+        and entry[1] == _fingerprint(frame, columns)
+    )

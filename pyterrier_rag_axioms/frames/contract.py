@@ -22,7 +22,6 @@ import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.frames._checks import (
-    Context,
     FrameError,
     _check_ids,
     _check_one_query_per_qid,
@@ -30,9 +29,10 @@ from pyterrier_rag_axioms.frames._checks import (
     _check_responses_of_pairs,
     _check_text_column,
     _key_codes,
-    _normalized_contexts,
-    normalize_context,
+    is_validated,
+    mark_validated,
 )
+from pyterrier_rag_axioms.frames.context import Context, normalized_contexts
 from pyterrier_rag_axioms.frames.limits import check_pair_count
 
 #: Column names of pyterrier-rag that stand in for ours where ours are absent.
@@ -176,21 +176,14 @@ def _validated_mode(
     return validation.mode
 
 
-def _context_cells(contexts: Sequence[Context]) -> pd.Series:
-    """Normalised contexts as the cells of a frame column: a list of passages, or ``None``."""
-    cells: dict[int, list[str] | None] = {}
-    return pd.Series(
-        [cells.setdefault(id(context), None if context is None else list(context)) for context in contexts],
-        dtype=object,
-    )
-
-
 def response_frame(inp: pd.DataFrame, transformer: object = None) -> pd.DataFrame:
     """Validate a response frame and return a normalised copy.
 
     The copy has pyterrier-rag's names mapped to ours, ``qid`` and ``docno`` as strings, a
-    ``docno`` numbered per query in input order where absent, and a ``context`` column (``None``
-    where absent). The caller's frame is never changed.
+    ``docno`` numbered per query in input order where absent, and a ``context`` column of tuples of
+    passages (``None`` where there is none; see :mod:`~pyterrier_rag_axioms.frames.context`). The
+    caller's frame is never changed. A frame that this function returned is only copied, not
+    validated again.
 
     Raises:
         pt.validate.InputValidationError: a required column is missing.
@@ -198,6 +191,8 @@ def response_frame(inp: pd.DataFrame, transformer: object = None) -> pd.DataFram
         FrameError: a ``qid`` or ``docno`` is missing or empty, a ``docno`` repeats within a
             ``qid``, or the rows of a ``qid`` give different query texts.
     """
+    if is_validated(inp, RESPONSE_COLUMNS):
+        return mark_validated(inp.copy(), RESPONSE_COLUMNS)
     renames = _aliased_columns(list(inp.columns))
     _validated_mode(inp, renames, transformer, {"responses": ["qid", "query", "response"]})
     frame = inp.rename(columns=renames)  # rename returns a new frame
@@ -212,7 +207,7 @@ def response_frame(inp: pd.DataFrame, transformer: object = None) -> pd.DataFram
         frame["context"] = None
     _check_text_column(frame, "query", transformer, shown_as=theirs.get("query"))
     _check_text_column(frame, "response", transformer, shown_as=theirs.get("response"))
-    _normalized_contexts(frame, "context", transformer, shown_as=theirs.get("context"))
+    frame["context"] = normalized_contexts(frame, "context", transformer, shown_as=theirs.get("context"))
     _check_one_query_per_qid(frame, transformer)
     duplicated = frame.duplicated(["qid", "docno"])
     if duplicated.any():
@@ -226,15 +221,18 @@ def response_frame(inp: pd.DataFrame, transformer: object = None) -> pd.DataFram
             earlier=frame.index[first],
             transformer=transformer,
         )
-    return frame
+    return mark_validated(frame, RESPONSE_COLUMNS)
 
 
 def pairs_from_responses(responses: pd.DataFrame) -> pd.DataFrame:
     """All unordered pairs of distinct responses of each qid, in input order (a before b).
 
-    ``context_a`` and ``context_b`` hold each response's own context as a list of passages (or
-    ``None``), whichever form the response frame gave it in.
+    ``context_a`` and ``context_b`` hold each response's own context as a tuple of passages (or
+    ``None``), whichever form the response frame gave it in (a frame that :func:`response_frame`
+    did not return is validated first).
     """
+    if not is_validated(responses, RESPONSE_COLUMNS):
+        responses = response_frame(responses)
     first: list[np.ndarray] = []
     second: list[np.ndarray] = []
     for positions in responses.groupby("qid", sort=False).indices.values():
@@ -246,7 +244,7 @@ def pairs_from_responses(responses: pd.DataFrame) -> pd.DataFrame:
     id_columns = ["qid", "docno", *extra_columns(responses)]
     rows_a = responses[id_columns].iloc[index_a].reset_index(drop=True)
     rows_b = responses[id_columns].iloc[index_b].reset_index(drop=True)
-    contexts = _context_cells(_normalized_contexts(responses, "context", None))
+    contexts = responses["context"].to_numpy(dtype=object)  # tuples of passages or None
     # Texts as references to one string per response, not a copy per pair: n responses of a query
     # make n(n-1)/2 pairs, so copies would take memory quadratic in n.
     texts = {column: responses[column].to_numpy(dtype=object) for column in ("query", "response")}
@@ -258,8 +256,8 @@ def pairs_from_responses(responses: pd.DataFrame) -> pd.DataFrame:
             "docno_b": rows_b["docno"],
             "response_a": pd.Series(texts["response"][index_a], dtype=object),
             "response_b": pd.Series(texts["response"][index_b], dtype=object),
-            "context_a": contexts.iloc[index_a].reset_index(drop=True),
-            "context_b": contexts.iloc[index_b].reset_index(drop=True),
+            "context_a": pd.Series(contexts[index_a], dtype=object),
+            "context_b": pd.Series(contexts[index_b], dtype=object),
         },
         columns=PAIR_COLUMNS,
     )
@@ -267,7 +265,7 @@ def pairs_from_responses(responses: pd.DataFrame) -> pd.DataFrame:
         pairs[f"{column}_a"] = rows_a[column]
         pairs[f"{column}_b"] = rows_b[column]
     pairs.attrs[NAMES_ATTR] = dict(responses.attrs.get(NAMES_ATTR, {}))
-    return pairs
+    return mark_validated(pairs, PAIR_COLUMNS)
 
 
 def is_preference_frame(inp: pd.DataFrame) -> bool:
@@ -280,7 +278,9 @@ def preference_frame(inp: pd.DataFrame, transformer: object = None) -> pd.DataFr
 
     Given a preference frame (which may list only some pairs), returns a copy with the same rows
     (``context_a`` and ``context_b`` added as ``None`` where both are absent); given a response
-    frame, builds all pairs of each query.
+    frame, builds all pairs of each query. Contexts come back as tuples of passages or ``None``. A
+    frame that this package returned (and that was not changed in place since) is only copied: the
+    caller checks its own columns.
 
     Raises:
         pt.validate.InputValidationError: a required column is missing.
@@ -290,6 +290,8 @@ def preference_frame(inp: pd.DataFrame, transformer: object = None) -> pd.DataFr
             itself; a preference frame with one ``context`` column instead of ``context_a`` and
             ``context_b``.
     """
+    if is_validated(inp, PAIR_COLUMNS):
+        return mark_validated(inp.copy(), PAIR_COLUMNS)
     renames = _aliased_columns(list(inp.columns))
     mode = _validated_mode(inp, renames, transformer, {
         "responses": ["qid", "query", "response"],
@@ -311,13 +313,11 @@ def preference_frame(inp: pd.DataFrame, transformer: object = None) -> pd.DataFr
         frame["context_b"] = None
     for column in ("query", "response_a", "response_b"):
         _check_text_column(frame, column, transformer)
-    contexts = (
-        _normalized_contexts(frame, "context_a", transformer),
-        _normalized_contexts(frame, "context_b", transformer),
-    )
+    frame["context_a"] = normalized_contexts(frame, "context_a", transformer)
+    frame["context_b"] = normalized_contexts(frame, "context_b", transformer)
     _check_one_query_per_qid(frame, transformer)
-    _check_responses_of_pairs(frame, contexts, transformer)
-    return frame
+    _check_responses_of_pairs(frame, (frame["context_a"].tolist(), frame["context_b"].tolist()), transformer)
+    return mark_validated(frame, PAIR_COLUMNS)
 
 
 @dataclass(frozen=True)
@@ -347,7 +347,7 @@ class ResponseTable:
 
     @classmethod
     def from_pairs(cls, pairs: pd.DataFrame) -> ResponseTable:
-        """Collect the distinct responses of a (validated) preference frame, each with its own context."""
+        """Collect the distinct responses of a validated preference frame, each with its own context."""
         n = len(pairs)
         keys = pd.DataFrame(
             {
@@ -364,14 +364,12 @@ class ResponseTable:
             for side, rows in (("a", first_rows[first_rows < n]), ("b", first_rows[first_rows >= n] - n))
         ]
         responses = pd.concat(sides, ignore_index=True)
-        responses["context"] = responses["context"].map(normalize_context)
         return cls(responses=responses, a=codes[:n], b=codes[n:], source=(pairs, codes[:n], codes[n:]))
 
     @classmethod
     def from_responses(cls, responses: pd.DataFrame) -> ResponseTable:
         """A table over a (validated) response frame, without pairs."""
         table = responses[RESPONSE_COLUMNS].reset_index(drop=True)
-        table["context"] = table["context"].map(normalize_context)
         empty = np.array([], dtype=int)
         return cls(responses=table, a=empty, b=empty, source=(responses, None, None))
 

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms.frames import passage_text
+from pyterrier_rag_axioms.frames import normalize_context
 from pyterrier_rag_axioms.parallel import QueryParallel
 
 #: Columns a generator's answers may be in, in order of preference (pyterrier-rag's first).
@@ -45,15 +45,12 @@ def _stages(transformer: pt.Transformer) -> list[pt.Transformer]:
 
 
 def _as_passages(value: object) -> Passages | str | None:
-    """A context cell: a tuple of passages (list-like, of strings or records with a ``text``), a
-    string (a prompt's context), or None."""
+    """A context cell: a tuple of passages (the context rule of :func:`normalize_context`), a string
+    (a prompt's context), or None. What is no text (a record without one) is left out here; an
+    axiom reading the answers' contexts reports it."""
     if isinstance(value, str):
         return value if value.strip() else None
-    if isinstance(value, list | tuple | np.ndarray | pd.Series):
-        # what is no text (a record without one) is left out here; an axiom reading it reports it
-        passages = tuple(text for text in map(passage_text, value) if isinstance(text, str) and text.strip())
-        return passages or None
-    return None
+    return normalize_context(value, strict=False)
 
 
 class _ContextTracker:
@@ -94,18 +91,18 @@ class _ContextTracker:
             elif "score" in frame.columns:
                 ranked = ranked.sort_values(["_qid", "score", "_position"], ascending=[True, False, True])
             for qid, texts in ranked.groupby("_qid", sort=False)["text"]:
-                self.passages[qid] = tuple(str(t) for t in texts if isinstance(t, str) and t.strip())
+                self.passages[qid] = normalize_context(texts.tolist(), strict=False) or ()
                 self.prompt_context.pop(qid, None)
 
-    def context(self, qid: str) -> list[str] | None:
+    def context(self, qid: str) -> Passages | None:
         passages = self.passages.get(qid)
         prompt_context = self.prompt_context.get(qid)
         if prompt_context is None:
-            return list(passages) if passages else None
-        given = [passage for passage in passages or () if passage in prompt_context]
+            return passages or None
+        given = tuple(passage for passage in passages or () if passage in prompt_context)
         if not given:
             self.whole_prompt.add(qid)
-        return given or [prompt_context]
+        return given or (prompt_context,)
 
 
 class MultiGenerator(QueryParallel, pt.Transformer):
@@ -207,7 +204,7 @@ class MultiGenerator(QueryParallel, pt.Transformer):
         return pd.concat([result, output[rest]], axis=1)
 
     def _warn_about_contexts(
-        self, system: str, qids: pd.Series, contexts: list[list[str] | None], whole_prompt: set[str]
+        self, system: str, qids: pd.Series, contexts: list[Passages | None], whole_prompt: set[str]
     ) -> None:
         """Say where an answer's passages could not be followed, naming the system and queries."""
         follow = (

@@ -1,4 +1,12 @@
-"""What every reranker shares: the result columns, the source check, the candidates and the empty result."""
+"""What every reranker shares: the result columns, the source check, the candidates and the empty result.
+
+Every reranker takes a response frame (and then computes the preferences it needs) or a
+preference frame (and then reads them), and returns a result frame ``qid, query, docno,
+response, score, rank`` (rank 0 is best, score descending along the ranking) that
+``pt.Experiment`` can evaluate. Where preferences tie or are missing, the *original order*
+decides: an input ``rank`` (ascending) or ``score`` (descending) of a response frame if present,
+else the input order.
+"""
 
 from __future__ import annotations
 
@@ -161,8 +169,6 @@ class Candidates:
         responses = pd.concat(
             [table.responses[kept], response_extras(pairs, table.a, table.b, len(table))], axis=1
         ).iloc[order].reset_index(drop=True)
-        if "context" in kept:  # passages as a list, as in a response frame
-            responses["context"] = [None if c is None else list(c) for c in responses["context"]]
         position = np.empty(len(order), dtype=int)
         position[order] = np.arange(len(order))
         groups = list(pd.Series(np.arange(len(order))).groupby(qid_first[order], sort=True).indices.values())

@@ -57,8 +57,8 @@ def _frame(responses: list[tuple[str, list[str]]], docnos: list[str]) -> pd.Data
 
 def test_pairs_carry_each_responses_own_context():
     pairs = preference_frame(two_systems())
-    assert pairs["context_a"].iloc[0] == two_systems()["context"].iloc[0]
-    assert pairs["context_b"].iloc[0] == two_systems()["context"].iloc[1]
+    assert pairs["context_a"].iloc[0] == tuple(two_systems()["context"].iloc[0])  # one shape: a tuple
+    assert pairs["context_b"].iloc[0] == tuple(two_systems()["context"].iloc[1])
     assert "context" not in pairs.columns
 
 
@@ -148,7 +148,7 @@ def test_passage_records_are_read_by_their_text():
     frame["context"] = [["Paris is the capital of France."], ["Paris is the capital of France."]]
     records = frame.assign(context=[[{"docno": "d1", "text": "Paris is the capital of France."}]] * 2)
     assert pra.CONS2()(records)["CONS2"].tolist() == pra.CONS2()(frame)["CONS2"].tolist()
-    assert pra.CONS2()(records)["context_a"].iloc[0] == ["Paris is the capital of France."]
+    assert pra.CONS2()(records)["context_a"].iloc[0] == ("Paris is the capital of France.",)
     with pytest.raises(TypeError, match="passage 0 must be a string, not dict"):
         pra.CONS2()(frame.assign(context=[[{"docno": "d1"}]] * 2))
 

@@ -37,7 +37,7 @@ def test_pyterrier_rag_column_names_are_accepted():
     out = CORR1()(frame)
     assert out["query"].iloc[0] == "q one"
     assert out["response_a"].iloc[0] == "One [1]."
-    assert out["context_a"].iloc[0] == ["passage"] and out["context_b"].iloc[0] == ["passage"]
+    assert out["context_a"].iloc[0] == ("passage",) and out["context_b"].iloc[0] == ("passage",)
 
 
 def test_missing_docno_numbers_responses_per_query():

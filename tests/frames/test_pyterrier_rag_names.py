@@ -48,7 +48,7 @@ def test_kwiksort_of_a_response_frame_keeps_the_names_and_columns(answers):
     assert not {"response", "context", "query"} & set(ranking.columns)
     by_docno = ranking.set_index(["qid", "docno"])
     assert by_docno.loc[("q1", "2"), "prompt"] == "prompt 2"
-    assert by_docno.loc[("q1", "1"), "qcontext"] == PASSAGES[:1]
+    assert by_docno.loc[("q1", "1"), "qcontext"] == tuple(PASSAGES[:1])
 
 
 def test_rankers_of_a_preference_frame_keep_the_names_and_columns(answers):

@@ -94,7 +94,7 @@ def test_several_systems_each_answer_with_its_own_passages(bm25, backend, topics
     assert responses["query"].tolist() == topics["query"].repeat(2).tolist()
     for row in responses.itertuples():
         ranked = retrieved[retrieved["qid"] == row.qid].sort_values("rank")["text"].tolist()
-        assert row.qcontext == ranked[: 1 if row.docno == "top1" else 3]
+        assert row.qcontext == tuple(ranked[: 1 if row.docno == "top1" else 3])
         assert isinstance(row.qanswer, str) and row.qanswer
         assert row.query_0 == row.query and "Question:" in str(row.prompt)
 
@@ -273,7 +273,7 @@ def test_answers_are_judged_against_the_users_query_not_a_rewrite(bm25, backend,
 def test_multigenerator_reads_passage_records_and_says_where_it_cannot_follow_passages(bm25, backend, topics):
     passages = [{"docno": "d1", "text": "First."}, {"docno": "d2", "text": "Second."}]
     records = topics.head(2).assign(qcontext=[passages] * 2)
-    assert MultiGenerator({"r": Reader(backend)})(records)["qcontext"].tolist() == [["First.", "Second."]] * 2
+    assert MultiGenerator({"r": Reader(backend)})(records)["qcontext"].tolist() == [("First.", "Second.")] * 2
     inner = bm25 % 2 >> Concatenator() >> Reader(backend)
     wrapped = pt.apply.generic(lambda frame: inner(frame))  # one stage, as a cache or .parallel makes it
     with pytest.warns(UserWarning, match=r"no passages came through to the answers of the generator 'w' for 2 "):

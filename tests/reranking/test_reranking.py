@@ -226,7 +226,7 @@ def test_response_frame_and_preference_frame_give_the_same_ranking(sample_respon
     computed = KwikSort(vote, seed=2)(COV1()(sample_responses))  # the vote's column is computed first
     assert direct["docno"].tolist() == from_pairs["docno"].tolist() == computed["docno"].tolist()
     assert list(direct.columns) == [*RESULT_COLUMNS, "context"]
-    assert direct["context"].iloc[0] == sample_responses["context"].iloc[0]
+    assert direct["context"].iloc[0] == tuple(sample_responses["context"].iloc[0])
     counted = AxiomaticReranker(vote, method="count")(sample_responses)
     assert counted["docno"].tolist() == PreferenceCountReranker(vote.name)(vote(sample_responses))["docno"].tolist()
 
