@@ -1,4 +1,5 @@
-"""pyterrier-rag-axioms: judge retrieval-augmented generation responses with axioms, in PyTerrier."""
+"""pyterrier-rag-axioms, the public face: every axiom under its short and long name, the combinators,
+rankers, PreferenceModel and pipelines. Not here: loaders, statistics, plots and tools (their subpackages)."""
 
 from pyterrier_rag_axioms import (
     axioms,

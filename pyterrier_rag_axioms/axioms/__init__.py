@@ -1,10 +1,5 @@
-"""The axioms: one module per utility dimension (coverage, correctness, coherence, consistency,
-clarity), length, the pool axioms, the oracles, and ``gen/`` by retrieval family; no combinators, rankers or tools.
-
-Each axiom registers itself in :mod:`~pyterrier_rag_axioms.registry` when its class is defined, and
-is importable from here (and from ``pyterrier_rag_axioms``) under its short and its long name. The
-modules are imported in the order of the registry's tables.
-"""
+"""The axioms, one module per dimension (coverage, correctness, coherence, consistency, clarity), length,
+pool, oracles and gen/; each registers itself when defined. Not here: combinators, rankers, tools."""
 
 from pyterrier_rag_axioms.axioms._base import (
     Axiom,

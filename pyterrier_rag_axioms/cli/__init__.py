@@ -1,13 +1,5 @@
-"""The ``rag-axioms`` command: ``rag-axioms [FILE]`` judges responses (:mod:`.judge`), ``rag-axioms rerank
-[FILE]`` ranks them (:mod:`.rerank`); without a file, both run on the sample shipped inside the package.
-``rag-axioms runs FILE`` ranks the runs whose responses the file holds (:mod:`.runs`); ``rag-axioms cache``
-shows and prunes the model-work cache (:mod:`.cache`); ``rag-axioms assign RUN... --nuggets FILE`` scores
-TREC RAG runs by nuggets assigned without an LLM (:mod:`.assign`).
-
-Bad input or arguments never end in a traceback: the command prints one line that names the file,
-the line (1-based) and what is wrong, and exits with status 2. Warnings are notes of one line on
-stderr.
-"""
+"""The ``rag-axioms`` command: judge (``rag-axioms [FILE]``), ``rerank``, ``runs``, ``cache`` and ``assign``,
+a module each. Not here: what the commands run (axioms, rankers, evaluation), only how they are called."""
 
 from __future__ import annotations
 

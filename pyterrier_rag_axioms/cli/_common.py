@@ -1,6 +1,17 @@
 """What the commands of ``rag-axioms`` share: the shipped sample, building axioms by name, the options that
 choose a judge (axioms and how they combine, or a preference model), text shortening, and how bad input or
-arguments are reported (one line, exit status 2, never a traceback)."""
+arguments are reported (one line, exit status 2, never a traceback).
+
+``rag-axioms [FILE]`` judges responses (:mod:`.judge`), ``rag-axioms rerank [FILE]`` ranks them
+(:mod:`.rerank`); without a file, both run on the sample shipped inside the package. ``rag-axioms runs
+FILE`` ranks the runs whose responses the file holds (:mod:`.runs`); ``rag-axioms cache`` shows and
+prunes the model-work cache (:mod:`.cache`); ``rag-axioms assign RUN... --nuggets FILE`` scores TREC
+RAG runs by nuggets assigned without an LLM (:mod:`.assign`).
+
+Bad input or arguments never end in a traceback: the command prints one line that names the file,
+the line (1-based) and what is wrong, and exits with status 2. Warnings are notes of one line on
+stderr.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,21 @@
 """TREC 2024 RAG: nugget assignments, nugget scores and qrels, topics and run files.
 
 A malformed line raises a ``ValueError`` that starts with ``path:line:``.
+
+Every loader reads JSON lines or TSV, gzip-compressed or not (recognised by its magic bytes, so
+the suffix does not matter), and returns a response frame or a preference frame (see
+``DESIGN.md``). A malformed line raises a ``ValueError`` that starts with ``path:line:``.
+
+- :func:`load_nugget_assignments`: TREC 2024 RAG nugget assignments, one response per run and topic.
+- :func:`nugget_scores` / :func:`nugget_qrels`: the nugget score of each response, and qrels graded by it,
+  from human or automatic assignments (:func:`nested_assignments` reads the latter).
+- :func:`load_crowdrag_responses` / :func:`load_crowdrag_judgments`: CrowdRAG-25 responses with their
+  context, and the judged pairs with one truth column per utility dimension.
+- :func:`load_llm_ratings`: the likelihood an LLM assigns to each response.
+- :func:`load_topics`: a TREC RAG topics file (``qid<TAB>query``).
+- :func:`load_run_file`: a TREC 2024 RAG run file (JSON lines of the track's format).
+
+The PyTerrier dataset over the nugget judgments is in :mod:`pyterrier_rag_axioms.judgments.dataset`.
 """
 
 from __future__ import annotations

@@ -1,12 +1,5 @@
-"""Rerankers: turn pairwise preferences into a ranking of each query's responses.
-
-Every reranker takes a response frame (and then computes the preferences it needs) or a
-preference frame (and then reads them), and returns a result frame ``qid, query, docno,
-response, score, rank`` (rank 0 is best, score descending along the ranking) that
-``pt.Experiment`` can evaluate. Where preferences tie or are missing, the *original order*
-decides: an input ``rank`` (ascending) or ``score`` (descending) of a response frame if present,
-else the input order.
-"""
+"""Rerankers: KwikSort and counting turn pairwise preferences into a ranking of each query's responses;
+run files write it. Not here: the preferences themselves (axioms, combinators, the model)."""
 
 from pyterrier_rag_axioms.registry import RANKERS, RERANKERS, set_pivot_rules
 from pyterrier_rag_axioms.reranking._candidates import PIVOTS, RESULT_COLUMNS, Candidates, Pivot, Source

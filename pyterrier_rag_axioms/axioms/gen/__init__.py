@@ -1,20 +1,5 @@
-"""Retrieval axioms adapted to generated responses (GEN_*).
-
-The request text plays the query and each response plays a document; the retrieved context is
-not read. Terms are lower-cased spaCy lemmas (or Porter stems) without stop words, punctuation
-and citation markers (see :mod:`pyterrier_rag_axioms.tools.terms`); the length of a response is
-its number of terms; positions are indices into its term sequence.
-
-Rules all GEN_* axioms keep:
-
-- A response without terms (empty text, or only stop words and punctuation) gives no preference,
-  and neither does a request without terms for the axioms that read the request.
-- Axioms marked with the length precondition compare only responses whose lengths lie within
-  10 % of each other (``|len_a - len_b| <= 0.1 * max(len_a, len_b)``); other pairs get 0.
-- ``margin_fraction`` works as in :func:`~pyterrier_rag_axioms.axioms._base.compare_with_margin`:
-  ``x_a`` and ``x_b`` tie when ``|x_a - x_b| <= margin_fraction * max(|x_a|, |x_b|)``. Each axiom
-  says which values it compares with it.
-"""
+"""Retrieval axioms adapted to generated responses (GEN_*), one module per family of ir-axioms.
+Not here: the RAG axioms (their dimensions' modules) and the term tools (``tools/terms``)."""
 
 from __future__ import annotations
 
