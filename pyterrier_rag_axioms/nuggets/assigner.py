@@ -1,4 +1,13 @@
-"""NuggetAssigner: decide without an LLM whether each answer supports each of its topic's nuggets."""
+"""NuggetAssigner: decide without an LLM whether each answer supports each of its topic's nuggets.
+
+- :func:`load_nuggets`: each topic's nuggets from a frame or a file (TREC 2024 RAG nugget files too).
+- :class:`NuggetAssigner`: a transformer from a response frame to one row per (response, nugget)
+  with an assignment (support / partial_support / not_support), a confidence and the supporting spans.
+- :class:`NuggetModel` / :func:`fit_nugget_model`: the fitted decision, and how to fit another.
+
+The assignments go through the same score functions as human ones
+(:func:`~pyterrier_rag_axioms.judgments.nugget_scores`).
+"""
 
 from __future__ import annotations
 
