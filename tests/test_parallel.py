@@ -120,6 +120,7 @@ EXAMPLES = {
     "PreferenceCountReranker": lambda: rag.PreferenceCountReranker("COH1"),
     "PreferenceModel": lambda: rag.PreferenceModel.default("nuggets"),
     "TrecRagNuggetAxiom": lambda: rag.TrecRagNuggetAxiom(assignments_path=PROJECT_ROOT / "tests/data/nuggets.jsonl"),
+    "NuggetCoverageAxiom": lambda: rag.NuggetCoverageAxiom(nuggets=PROJECT_ROOT / "data" / "sample" / "nuggets.jsonl"),
     "WeightedSum": lambda: rag.WeightedSum(rag.COH1(), "CONS2", weights=[2.0, 1.0]),
     "TrecRagCrowdAxiom": lambda: rag.TrecRagCrowdAxiom(ratings_path=CROWDRAG / "ratings.dev.jsonl.gz"),
     "TrecRagLlmOrigAxiom": lambda: rag.TrecRagLlmOrigAxiom(
