@@ -11,7 +11,7 @@ export TERRIER_VERSION ?= 5.11
 export TERRIER_HELPER_VERSION ?= 0.0.8
 TERRIER_JAR := $(or $(PYTERRIER_HOME),$(HOME)/.pyterrier)/terrier-assemblies-$(TERRIER_VERSION)-jar-with-dependencies.jar
 
-.PHONY: setup demo test lint bench fit fit-nuggets clean languagetool terrier wordnet
+.PHONY: setup demo test docs lint bench fit fit-nuggets clean languagetool terrier wordnet
 
 setup: $(STAMP) $(LANGUAGETOOL_JARS) $(TERRIER_JAR)
 
@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml
 	# keep that torch: pyterrier-rag (test and rag extras) asks for torchvision and torchaudio without
 	# versions, and the newest torchvision pins a newer torch; the constraint makes pip pick matching ones
 	$(BIN)/python -c "from importlib.metadata import version; print('torch==' + version('torch'))" > $(VENV)/torch-constraint.txt
-	$(BIN)/pip install --quiet -c $(VENV)/torch-constraint.txt -e ".[models,terrier,test,rag]"
+	$(BIN)/pip install --quiet -c $(VENV)/torch-constraint.txt -e ".[models,terrier,test,rag,docs]"
 	touch $(STAMP)
 
 languagetool: $(LANGUAGETOOL_JARS)
@@ -43,6 +43,11 @@ demo: setup
 
 test: setup
 	HF_HUB_OFFLINE=1 $(LANGUAGETOOL) run -- $(BIN)/python -m pytest -q
+
+# The documentation, as HTML in docs/_build/html: MyST Markdown pages and the API reference from the
+# docstrings; offline (no intersphinx), and a warning fails the build.
+docs: setup
+	HF_HUB_OFFLINE=1 $(BIN)/python -m sphinx -W --keep-going -b html docs docs/_build/html
 
 # Benchmark against ir-axioms 1.2.5 (own venv, same models) and the bare model work; see README "Speed".
 IRAX_VENV := .venv-irax
@@ -89,4 +94,4 @@ lint: setup
 	$(BIN)/ruff check pyterrier_rag_axioms tests benchmarks
 
 clean:
-	rm -rf $(VENV) .pytest_cache languagetool/lib
+	rm -rf $(VENV) .pytest_cache languagetool/lib docs/_build

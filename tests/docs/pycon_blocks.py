@@ -1,0 +1,132 @@
+"""The ```pycon blocks of the Markdown pages, run as doctests.
+
+Each block holds ``>>> `` (and ``... ``) lines followed by the exact output they print. The blocks
+of one page run in order in one namespace, as a reader pasting them into one session would, and
+the printed output is compared as doctest compares it: a number that changes fails. No blanket
+option loosens the comparison; an example states its tolerance by what it prints
+(``print(f"{x:.3f}")``).
+
+A block that needs something that may be absent says so on its first line,
+``>>> # needs: java`` (several: ``>>> # needs: terrier, dev-data``), and is skipped with the reason
+where it is missing (see :data:`NEEDS`).
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import os
+import re
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+DOCS = PROJECT_ROOT / "docs"
+SHARED_DATA = Path(os.environ.get("RAG_AXIOMS_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
+LANGUAGETOOL_URL_VARIABLE = "RAG_AXIOMS_LANGUAGETOOL_URL"
+
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)```pycon[ \t]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$", re.DOTALL | re.MULTILINE)
+_NEEDS = re.compile(r"^>>> # needs: *(?P<needs>.*?) *$")
+
+
+@dataclass(frozen=True)
+class Block:
+    """One ```pycon block: its page, the line of its first example (1-based), its text and what it needs."""
+
+    page: Path
+    line: int
+    text: str
+    needs: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return f"{self.page.relative_to(PROJECT_ROOT)}:{self.line}"
+
+
+def blocks(page: Path) -> list[Block]:
+    """The ```pycon blocks of a Markdown page, in order."""
+    text = page.read_text(encoding="utf-8")
+    found = []
+    for match in _FENCE.finditer(text):
+        indent = match.group("indent")
+        lines = [line.removeprefix(indent) for line in match.group("body").splitlines()]
+        first = _NEEDS.match(lines[0]) if lines else None
+        needs = tuple(need for need in re.split(r"[,\s]+", first.group("needs")) if need) if first else ()
+        line = text.count("\n", 0, match.start("body")) + 1
+        found.append(Block(page, line, "\n".join(lines) + "\n", needs))
+    return found
+
+
+def pages() -> list[Path]:
+    """Every Markdown page of the documentation."""
+    return sorted(DOCS.glob("*.md"))
+
+
+def _languagetool() -> str | None:
+    import requests
+
+    url = os.environ.get(LANGUAGETOOL_URL_VARIABLE, "http://127.0.0.1:8081").rstrip("/")
+    try:
+        requests.get(f"{url}/v2/languages", timeout=5).raise_for_status()
+    except requests.RequestException:
+        return (f"needs a LanguageTool server (none answered at {url}; `make test` starts one and sets "
+                f"${LANGUAGETOOL_URL_VARIABLE})")
+    return None
+
+
+def _java() -> str | None:
+    return None if shutil.which("java") else "needs Java (no `java` on the PATH)"
+
+
+def _terrier() -> str | None:
+    if importlib.util.find_spec("jnius") is None:
+        return "needs Terrier: pyjnius is not installed (pip install 'pyterrier-rag-axioms[terrier]')"
+    home = Path(os.environ.get("PYTERRIER_HOME", Path.home() / ".pyterrier"))
+    if not list(home.glob("terrier-assemblies-*-jar-with-dependencies.jar")):
+        return f"needs Terrier's jars in {home} (`make terrier` fetches them)"
+    return _java()
+
+
+def _dev_data() -> str | None:
+    return None if SHARED_DATA.is_dir() else f"needs the shared development data (looked for {SHARED_DATA})"
+
+
+def _llm() -> str | None:
+    missing = [name for name in ("pyterrier_rag", "openai") if importlib.util.find_spec(name) is None]
+    return f"needs pyterrier-rag and openai (missing: {', '.join(missing)})" if missing else None
+
+
+#: What a block may need, and how to tell that it is missing (the reason to skip, or None).
+#: ``llm`` blocks talk to the deterministic local chat-completions server of the notebooks
+#: (``OPENAI_BASE_URL`` points at it), so that their outputs can be compared.
+NEEDS: dict[str, Callable[[], str | None]] = {
+    "java": _java,
+    "languagetool": _languagetool,
+    "terrier": _terrier,
+    "dev-data": _dev_data,
+    "llm": _llm,
+}
+
+
+def missing(block: Block) -> str | None:
+    """Why ``block`` cannot run here, or None where it can; an unknown need is an error."""
+    for need in block.needs:
+        if need not in NEEDS:
+            raise ValueError(f"{block.name}: unknown need {need!r} in '# needs:'; known: {', '.join(NEEDS)}")
+        reason = NEEDS[need]()
+        if reason:
+            return reason
+    return None
+
+
+def run(block: Block, namespace: dict) -> str | None:
+    """Run ``block``'s examples in ``namespace``; doctest's report where an output differs, else None."""
+    test = doctest.DocTestParser().get_doctest(block.text, namespace, block.name, str(block.page), block.line - 1)
+    if not test.examples:
+        return f"{block.name}: a pycon block without any '>>> ' example"
+    report: list[str] = []
+    runner = doctest.DocTestRunner(verbose=False, optionflags=0)
+    result = runner.run(test, out=report.append, clear_globs=False)
+    return "".join(report) if result.failed else None
