@@ -129,4 +129,5 @@ def run(block: Block, namespace: dict) -> str | None:
     report: list[str] = []
     runner = doctest.DocTestRunner(verbose=False, optionflags=0)
     result = runner.run(test, out=report.append, clear_globs=False)
+    namespace.update(test.globs)  # doctest ran in a copy: what the block defined serves the next blocks
     return "".join(report) if result.failed else None
