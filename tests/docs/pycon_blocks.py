@@ -94,8 +94,8 @@ def _dev_data() -> str | None:
 
 
 def _llm() -> str | None:
-    missing = [name for name in ("pyterrier_rag", "openai") if importlib.util.find_spec(name) is None]
-    return f"needs pyterrier-rag and openai (missing: {', '.join(missing)})" if missing else None
+    missing = [name for name in ("pyterrier_rag", "pyterrier_pisa", "openai") if importlib.util.find_spec(name) is None]
+    return f"needs the rag extra (missing: {', '.join(missing)})" if missing else None
 
 
 #: What a block may need, and how to tell that it is missing (the reason to skip, or None).
