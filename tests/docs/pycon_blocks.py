@@ -13,17 +13,19 @@ where it is missing (see :data:`NEEDS`).
 
 from __future__ import annotations
 
+import contextlib
 import doctest
 import importlib.util
 import os
 import re
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DOCS = PROJECT_ROOT / "docs"
+README = PROJECT_ROOT / "README.md"
 SHARED_DATA = Path(os.environ.get("RAG_AXIOMS_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
 LANGUAGETOOL_URL_VARIABLE = "RAG_AXIOMS_LANGUAGETOOL_URL"
 
@@ -42,7 +44,8 @@ class Block:
 
     @property
     def name(self) -> str:
-        return f"{self.page.relative_to(PROJECT_ROOT)}:{self.line}"
+        page = self.page.relative_to(PROJECT_ROOT) if self.page.is_relative_to(PROJECT_ROOT) else self.page
+        return f"{page}:{self.line}"
 
 
 def blocks(page: Path) -> list[Block]:
@@ -131,3 +134,57 @@ def run(block: Block, namespace: dict) -> str | None:
     result = runner.run(test, out=report.append, clear_globs=False)
     namespace.update(test.globs)  # doctest ran in a copy: what the block defined serves the next blocks
     return "".join(report) if result.failed else None
+
+
+@dataclass
+class PageSession:
+    """The namespaces of the pages, how far each page has run, and the servers the blocks use."""
+
+    stack: contextlib.ExitStack
+    namespaces: dict = field(default_factory=dict)
+    done: dict = field(default_factory=dict)
+    chat_server: object = None
+
+    def openai_endpoint(self, environment) -> None:
+        """Point OpenAI clients at the deterministic local chat-completions server of the notebooks."""
+        if self.chat_server is None:
+            path = PROJECT_ROOT / "notebooks" / "local_chat_server.py"
+            spec = importlib.util.spec_from_file_location("local_chat_server", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            self.chat_server = self.stack.enter_context(module.serve())
+        environment.setenv("OPENAI_BASE_URL", self.chat_server.base_url)
+        environment.setenv("OPENAI_API_KEY", "unused")
+
+    def _run(self, block: Block, environment, home: Path) -> str | None:
+        if "~/" in block.text:  # a path under the home: a temporary home, never the user's
+            environment.setenv("HOME", str(home))
+        if "llm" in block.needs:
+            self.openai_endpoint(environment)
+        return run(block, self.namespaces.setdefault(block.page, {"__name__": "__main__"}))
+
+    def run_in_order(self, block: Block, page_blocks: list[Block], environment, home: Path) -> tuple[str | None, ...]:
+        """Run ``block`` after the blocks of its page before it (those not run yet, e.g. when
+        ``block`` was selected alone): why it was skipped, and doctest's report of a difference."""
+        index = page_blocks.index(block)
+        for earlier in page_blocks[self.done.get(block.page, 0):index]:
+            if missing(earlier) is None:
+                self._run(earlier, environment, home)
+        self.done[block.page] = index + 1
+        reason = missing(block)
+        if reason:
+            return reason, None
+        return None, self._run(block, environment, home)
+
+
+def check(block: Block, blocks: list[Block], page_session: PageSession, isolated: tuple) -> None:
+    """Run ``block`` in its page's order in a test; skip it with the reason where something it needs is missing."""
+    import pytest
+
+    monkeypatch, tmp_path = isolated
+    page_blocks = [other for other in blocks if other.page == block.page]
+    reason, report = page_session.run_in_order(block, page_blocks, monkeypatch, tmp_path)
+    if reason:
+        pytest.skip(reason)
+    if report:
+        pytest.fail(report, pytrace=False)

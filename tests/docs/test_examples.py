@@ -7,65 +7,11 @@ skipped, with the reason, where that is missing; see ``pycon_blocks.NEEDS``.
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
-
 import pycon_blocks
 import pytest
+from pycon_blocks import check
 
 BLOCKS = [block for page in pycon_blocks.pages() for block in pycon_blocks.blocks(page)]
-
-
-class PageSession:
-    """The namespaces of the pages, and how far each page has run."""
-
-    def __init__(self, stack: contextlib.ExitStack):
-        self.stack = stack
-        self.namespaces: dict = {}
-        self.done: dict = {}
-        self.chat_server = None
-
-    def openai_endpoint(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        """Point OpenAI clients at the deterministic local chat-completions server of the notebooks."""
-        if self.chat_server is None:
-            path = pycon_blocks.PROJECT_ROOT / "notebooks" / "local_chat_server.py"
-            spec = importlib.util.spec_from_file_location("local_chat_server", path)
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            self.chat_server = self.stack.enter_context(module.serve())
-        monkeypatch.setenv("OPENAI_BASE_URL", self.chat_server.base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", "unused")
-
-
-@pytest.fixture(scope="module")
-def session():
-    with contextlib.ExitStack() as stack:
-        yield PageSession(stack)
-
-
-@pytest.fixture
-def isolated(monkeypatch, tmp_path):
-    """Run from the project root; a model cache a block sets is undone after it; files a block
-    leaves in the project root are removed."""
-    from pyterrier_rag_axioms.tools.cache import CACHE_ENVIRONMENT_VARIABLE, reset_cache_dir
-
-    monkeypatch.chdir(pycon_blocks.PROJECT_ROOT)
-    monkeypatch.delenv(CACHE_ENVIRONMENT_VARIABLE, raising=False)
-    before = set(pycon_blocks.PROJECT_ROOT.iterdir())
-    yield monkeypatch, tmp_path
-    reset_cache_dir()
-    for path in set(pycon_blocks.PROJECT_ROOT.iterdir()) - before:
-        if path.is_file():
-            path.unlink()
-
-
-def run_block(block: pycon_blocks.Block, session: PageSession, monkeypatch, tmp_path) -> str | None:
-    if "~/" in block.text:  # a path under the home: a temporary home, never the user's
-        monkeypatch.setenv("HOME", str(tmp_path))
-    if "llm" in block.needs:
-        session.openai_endpoint(monkeypatch)
-    namespace = session.namespaces.setdefault(block.page, {"__name__": "__main__"})
-    return pycon_blocks.run(block, namespace)
 
 
 def test_the_pages_have_examples():
@@ -74,17 +20,24 @@ def test_the_pages_have_examples():
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[block.name for block in BLOCKS])
-def test_example(block, session, isolated):
-    monkeypatch, tmp_path = isolated
-    page_blocks = [other for other in BLOCKS if other.page == block.page]
-    index = page_blocks.index(block)
-    for earlier in page_blocks[session.done.get(block.page, 0):index]:  # selected alone: the page up to here
-        if pycon_blocks.missing(earlier) is None:
-            run_block(earlier, session, monkeypatch, tmp_path)
-    session.done[block.page] = index + 1
-    reason = pycon_blocks.missing(block)
-    if reason:
-        pytest.skip(reason)
-    report = run_block(block, session, monkeypatch, tmp_path)
-    if report:
-        pytest.fail(report, pytrace=False)
+def test_example(block, page_session, isolated):
+    check(block, BLOCKS, page_session, isolated)
+
+
+def test_a_number_that_drifts_fails_and_names_the_line(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text('# A page\n\n```pycon\n>>> # needs: dev-data\n>>> x = 0.3567\n>>> print(f"{x:.3f}")\n0.356\n```\n')
+    (block,) = pycon_blocks.blocks(page)
+    assert block.needs == ("dev-data",) and block.line == 4
+    report = pycon_blocks.run(block, {})
+    assert f'File "{page}", line 6' in report and "Expected:\n    0.356\nGot:\n    0.357" in report
+    namespace = {}
+    assert pycon_blocks.run(pycon_blocks.Block(page, 4, block.text.replace("\n0.356\n", "\n0.357\n"), ()), namespace) is None
+    assert namespace["x"] == 0.3567  # the next block of the page sees what this one defined
+
+
+def test_an_unknown_need_is_an_error(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("```pycon\n>>> # needs: gpu\n>>> 1\n1\n```\n")
+    with pytest.raises(ValueError, match="unknown need 'gpu'"):
+        pycon_blocks.missing(pycon_blocks.blocks(page)[0])
