@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms.axioms import Axiom, warn_about_contexts
+from pyterrier_rag_axioms.axioms import Axiom, PreferenceOperators, warn_about_contexts
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, check_column_name, preference_frame
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.registry import COMBINATORS
@@ -41,7 +41,7 @@ def _as_matrix(preferences: np.ndarray | Sequence[Sequence[float]], members: int
     return np.where(np.isnan(matrix), 0.0, matrix)
 
 
-class Combinator(QueryParallel, pt.Transformer, ABC):
+class Combinator(PreferenceOperators, QueryParallel, pt.Transformer, ABC):
     """Base of the combinators: members, naming, running members, and the transformer contract."""
 
     def __init__(self, *members: str | Axiom | Combinator, name: str | None = None, verbose: bool = False):

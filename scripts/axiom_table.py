@@ -57,6 +57,7 @@ def _margin(axiom: type) -> str:
 
 
 def rows() -> list[str]:
+    import pyterrier_rag_axioms  # noqa: F401  (the axioms register themselves when their modules are imported)
     from pyterrier_rag_axioms.registry import AXIOMS
 
     lines = ["| Dimension | Axiom | Rule | Margin |", "|---|---|---|---|"]

@@ -14,6 +14,7 @@ from pyterrier_rag_axioms.axioms._base import (
     signature_repr,
     warn_about_contexts,
 )
+from pyterrier_rag_axioms.axioms.operators import PreferenceOperators, operator_error
 
 # isort: off
 from pyterrier_rag_axioms.axioms import length  # noqa: F401  (each module registers its axioms)
@@ -35,7 +36,8 @@ AXIOM_NAMES: dict[str, type[Axiom]] = {
 globals().update(AXIOM_NAMES)
 
 __all__ = [
-    "AXIOM_NAMES", "Axiom", "FeatureAxiom", "compare_with_margin", "context_readers", "parameter", "parameters",
-    "parameters_repr", "resolve_parameters", "resolve_tool", "signature_repr", "warn_about_contexts",
+    "AXIOM_NAMES", "Axiom", "FeatureAxiom", "PreferenceOperators", "compare_with_margin", "context_readers",
+    "operator_error", "parameter", "parameters", "parameters_repr", "resolve_parameters", "resolve_tool",
+    "signature_repr", "warn_about_contexts",
     *AXIOM_NAMES,
 ]

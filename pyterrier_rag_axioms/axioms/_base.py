@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms.axioms.operators import PreferenceOperators
 from pyterrier_rag_axioms.frames import (
     NAMES_ATTR,
     PAIR_COLUMNS,
@@ -175,7 +176,7 @@ def _check_keyword_arguments(cls: type, positional: tuple, arguments: dict[str, 
 
 
 @parameters
-class Axiom(QueryParallel, pt.Transformer, ABC):
+class Axiom(PreferenceOperators, QueryParallel, pt.Transformer, ABC):
     """A pairwise rule over responses to the same request, as a PyTerrier transformer.
 
     Given a response frame, an axiom builds all pairs of each query's responses; given a

@@ -19,9 +19,11 @@ import importlib.util
 import os
 import re
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import pytest
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DOCS = PROJECT_ROOT / "docs"
@@ -177,14 +179,26 @@ class PageSession:
         return None, self._run(block, environment, home)
 
 
-def check(block: Block, blocks: list[Block], page_session: PageSession, isolated: tuple) -> None:
+def check(block: Block, blocks: list[Block], page_session: PageSession, monkeypatch, tmp_path: Path) -> None:
     """Run ``block`` in its page's order in a test; skip it with the reason where something it needs is missing."""
-    import pytest
-
-    monkeypatch, tmp_path = isolated
     page_blocks = [other for other in blocks if other.page == block.page]
     reason, report = page_session.run_in_order(block, page_blocks, monkeypatch, tmp_path)
     if reason:
         pytest.skip(reason)
     if report:
         pytest.fail(report, pytrace=False)
+
+
+def isolation(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Run from the project root; a model cache a block sets is undone after it; files a block
+    leaves in the project root are removed (the body of a test module's fixture)."""
+    from pyterrier_rag_axioms.tools.cache import CACHE_ENVIRONMENT_VARIABLE, reset_cache_dir
+
+    monkeypatch.chdir(PROJECT_ROOT)
+    monkeypatch.delenv(CACHE_ENVIRONMENT_VARIABLE, raising=False)
+    before = set(PROJECT_ROOT.iterdir())
+    yield
+    reset_cache_dir()
+    for path in set(PROJECT_ROOT.iterdir()) - before:
+        if path.is_file():
+            path.unlink()

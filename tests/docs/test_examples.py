@@ -7,11 +7,24 @@ skipped, with the reason, where that is missing; see ``pycon_blocks.NEEDS``.
 
 from __future__ import annotations
 
+import contextlib
+
 import pycon_blocks
 import pytest
 from pycon_blocks import check
 
 BLOCKS = [block for page in pycon_blocks.pages() for block in pycon_blocks.blocks(page)]
+
+
+@pytest.fixture(scope="module")
+def page_session():
+    with contextlib.ExitStack() as stack:
+        yield pycon_blocks.PageSession(stack)
+
+
+@pytest.fixture(autouse=True)
+def isolated(monkeypatch):
+    yield from pycon_blocks.isolation(monkeypatch)
 
 
 def test_the_pages_have_examples():
@@ -20,8 +33,8 @@ def test_the_pages_have_examples():
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[block.name for block in BLOCKS])
-def test_example(block, page_session, isolated):
-    check(block, BLOCKS, page_session, isolated)
+def test_example(block, page_session, monkeypatch, tmp_path):
+    check(block, BLOCKS, page_session, monkeypatch, tmp_path)
 
 
 def test_a_number_that_drifts_fails_and_names_the_line(tmp_path):
@@ -32,7 +45,8 @@ def test_a_number_that_drifts_fails_and_names_the_line(tmp_path):
     report = pycon_blocks.run(block, {})
     assert f'File "{page}", line 6' in report and "Expected:\n    0.356\nGot:\n    0.357" in report
     namespace = {}
-    assert pycon_blocks.run(pycon_blocks.Block(page, 4, block.text.replace("\n0.356\n", "\n0.357\n"), ()), namespace) is None
+    fixed = pycon_blocks.Block(page, 4, block.text.replace("\n0.356\n", "\n0.357\n"), ())
+    assert pycon_blocks.run(fixed, namespace) is None
     assert namespace["x"] == 0.3567  # the next block of the page sees what this one defined
 
 

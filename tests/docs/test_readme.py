@@ -3,6 +3,7 @@ its table of axioms is the one the registry gives."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import subprocess
 import sys
@@ -12,6 +13,17 @@ import pytest
 from pycon_blocks import check
 
 BLOCKS = pycon_blocks.blocks(pycon_blocks.README)
+
+
+@pytest.fixture(scope="module")
+def page_session():
+    with contextlib.ExitStack() as stack:
+        yield pycon_blocks.PageSession(stack)
+
+
+@pytest.fixture(autouse=True)
+def isolated(monkeypatch):
+    yield from pycon_blocks.isolation(monkeypatch)
 
 
 def test_the_readme_is_short_and_starts_with_the_two_commands():
@@ -44,5 +56,5 @@ def test_the_axioms_table_is_generated_from_the_registry():
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[block.name for block in BLOCKS])
-def test_readme_example(block, page_session, isolated):
-    check(block, BLOCKS, page_session, isolated)
+def test_readme_example(block, page_session, monkeypatch, tmp_path):
+    check(block, BLOCKS, page_session, monkeypatch, tmp_path)
