@@ -3,6 +3,7 @@ heatmap (:func:`plot_agreement`) and two run rankings side by side (:func:`plot_
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,6 +18,8 @@ if TYPE_CHECKING:
 def plot_agreement(
     table: pd.DataFrame,
     *,
+    pairs: pd.DataFrame | None = None,
+    min_pairs: int = 30,
     ax: Axes | None = None,
     title: str | None = None,
     cmap: str = "RdBu",
@@ -28,10 +31,16 @@ def plot_agreement(
     """A heatmap of an agreement table (axioms × truths), e.g. from :func:`agreement_by_dimension`.
 
     With the default colour scale, 0.5 (chance concordance) is white, agreement blue and
-    disagreement red; missing values are grey.
+    disagreement red; missing values are grey. A value computed from few pairs is noise, so a
+    cell whose ``pairs`` count is below ``min_pairs`` is not coloured: it is grey, with its value
+    and its number of pairs written in it, and the axis label says what grey means.
 
     Args:
         table: values to show, indexed by axiom, one column per truth.
+        pairs: the number of pairs behind each value, a table like ``table`` (for concordance:
+            ``agreement_by_dimension(..., measure="concordance_pairs")``, the pairs both decide).
+            Without it no cell can be marked, and a warning says so.
+        min_pairs: cells from fewer pairs are greyed out and annotated with their count.
         ax: the matplotlib axes to draw on (default: a new figure sized to the table).
         title: the plot title.
         cmap: a matplotlib colour map name.
@@ -45,19 +54,25 @@ def plot_agreement(
     """
     try:
         import matplotlib.pyplot as plt
-    except ImportError as error:  # matplotlib comes with the "test" extra
+    except ImportError as error:  # matplotlib comes with the "test" and "notebooks" extras
         raise ImportError("plot_agreement needs matplotlib: pip install matplotlib") from error
 
     values = table.to_numpy(dtype=float)
+    counts = _pair_counts(table, pairs)
+    sparse = counts < min_pairs  # NaN counts (unknown) compare False: nothing is marked
     if ax is None:
         width = 2.0 + 1.1 * max(values.shape[1], 1)
         height = 1.5 + 0.4 * max(values.shape[0], 1)
         _, ax = plt.subplots(figsize=(width, height))
     colour_map = plt.get_cmap(cmap).with_extremes(bad="lightgrey")
-    image = ax.imshow(np.ma.masked_invalid(values), cmap=colour_map, vmin=vmin, vmax=vmax, aspect="auto")
+    shown = np.ma.masked_array(values, mask=np.isnan(values) | sparse)
+    image = ax.imshow(shown, cmap=colour_map, vmin=vmin, vmax=vmax, aspect="auto")
     ax.set_xticks(range(values.shape[1]), [str(column) for column in table.columns], rotation=40, ha="right")
     ax.set_yticks(range(values.shape[0]), [str(index) for index in table.index])
-    ax.set_xlabel(str(table.columns.name or ""))
+    x_label = str(table.columns.name or "")
+    if sparse.any():
+        x_label = f"{x_label}\n(grey: fewer than {min_pairs} pairs, count in brackets)".lstrip("\n")
+    ax.set_xlabel(x_label)
     ax.set_ylabel(str(table.index.name or ""))
     if annotate:
         middle = (vmin + vmax) / 2
@@ -65,15 +80,33 @@ def plot_agreement(
             value = values[row, column]
             if np.isnan(value):
                 continue
-            strong = abs(value - middle) > 0.35 * (vmax - vmin)
-            colour = "white" if strong else "black"
-            ax.text(column, row, f"{value:.2f}", ha="center", va="center", fontsize=8, color=colour)
+            if sparse[row, column]:
+                text, colour = f"{value:.2f}\n({int(counts[row, column])})", "dimgrey"
+            else:
+                text, colour = f"{value:.2f}", "white" if abs(value - middle) > 0.35 * (vmax - vmin) else "black"
+            ax.text(column, row, text, ha="center", va="center", fontsize=8, color=colour)
     colour_bar = ax.figure.colorbar(image, ax=ax)
     if label:
         colour_bar.set_label(label)
     if title:
         ax.set_title(title)
     return ax
+
+
+def _pair_counts(table: pd.DataFrame, pairs: pd.DataFrame | None) -> np.ndarray:
+    """The pair count of each cell of ``table`` (NaN where unknown), checked against its shape."""
+    if pairs is None:
+        warnings.warn(
+            "plot_agreement: no pair counts given (pairs=...), so cells computed from few pairs cannot be "
+            "marked; pass agreement_by_dimension(..., measure='concordance_pairs')",
+            stacklevel=3,
+        )
+        return np.full(table.shape, np.nan)
+    missing = [str(name) for name in table.index if name not in pairs.index]
+    missing += [str(name) for name in table.columns if name not in pairs.columns]
+    if missing:
+        raise ValueError(f"plot_agreement: pairs has no row or column for {', '.join(missing)}")
+    return pairs.loc[table.index, table.columns].to_numpy(dtype=float)
 
 
 def side_by_side(first: pd.DataFrame, second: pd.DataFrame, *, score_first: str, score_second: str) -> pd.DataFrame:

@@ -205,7 +205,9 @@ def test_plot_agreement_draws_an_annotated_heatmap():
     import matplotlib.pyplot as plt
 
     table = agreement_by_dimension(_frame(), truths=["truth", "coverage_deep"], axioms=["X", "Y"])
-    ax = plot_agreement(table, title="Concordance", label="concordance")
+    pairs = agreement_by_dimension(_frame(), truths=["truth", "coverage_deep"], axioms=["X", "Y"],
+                                   measure="concordance_pairs")
+    ax = plot_agreement(table, pairs=pairs, min_pairs=0, title="Concordance", label="concordance")
     try:
         image = ax.images[0]
         np.testing.assert_allclose(np.ma.filled(image.get_array(), np.nan), table.to_numpy())
@@ -216,6 +218,26 @@ def test_plot_agreement_draws_an_annotated_heatmap():
         assert ax.figure.axes[-1].get_ylabel() == "concordance"  # the colour bar
     finally:
         plt.close(ax.figure)
+
+
+def test_plot_agreement_greys_out_and_counts_a_cell_from_few_pairs():
+    import matplotlib.pyplot as plt
+
+    table = pd.DataFrame({"quality": [0.58, 0.78], "coverage": [0.61, 0.40]}, index=pd.Index(["COV1", "COV2"]))
+    pairs = pd.DataFrame({"coverage": [150, 140], "quality": [158, 9]}, index=pd.Index(["COV2", "COV1"]))
+    ax = plot_agreement(table, pairs=pairs)  # min_pairs=30; pairs in another order are matched by name
+    try:
+        shown = ax.images[0].get_array()
+        assert shown.mask.tolist() == [[True, False], [False, False]]  # COV1/quality: 9 pairs, not coloured
+        texts = sorted(text.get_text() for text in ax.texts)
+        assert texts == sorted(["0.58\n(9)", "0.61", "0.78", "0.40"])
+        assert "fewer than 30 pairs" in ax.get_xlabel()
+    finally:
+        plt.close(ax.figure)
+    with pytest.warns(UserWarning, match="no pair counts"):
+        plt.close(plot_agreement(table).figure)
+    with pytest.raises(ValueError, match="pairs has no row or column for COV2"):
+        plot_agreement(table, pairs=pairs.loc[["COV1"]])
 
 
 def test_calibration_puts_p_and_one_minus_p_in_one_group():
