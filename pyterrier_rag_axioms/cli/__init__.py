@@ -17,6 +17,7 @@ from pyterrier_rag_axioms.cli.runs import runs_main
 
 #: Subcommands by name; each takes the remaining arguments and returns an exit status.
 SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
+    "judge": judge_main,  # the default command, by name
     "rerank": rerank_main, "runs": runs_main, "cache": cache_main, "assign": assign_main,
 }
 

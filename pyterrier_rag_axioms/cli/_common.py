@@ -201,9 +201,27 @@ def add_judge_options(
     parser.add_argument(
         "--aspects", default="noun_chunks", choices=["noun_chunks", "noun_chunks_with_pronouns", "entities"]
     )
-    parser.add_argument("--verbose", action="store_true", help="show progress")
+    add_progress_options(parser)
     add_model_option(parser)
     add_cache_option(parser)
+
+
+def add_progress_options(parser: argparse.ArgumentParser) -> None:
+    """``--quiet`` and ``--verbose``: progress bars on stderr, by default where stderr is a terminal."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--quiet", action="store_true", help="no progress bars (default where stderr is no terminal)")
+    group.add_argument("--verbose", action="store_true", help="progress bars also where stderr is no terminal")
+
+
+def resolve_progress(args: argparse.Namespace) -> None:
+    """Set ``args.verbose``: whether to show progress (one bar per long stage) on stderr.
+
+    ``--verbose`` shows it, ``--quiet`` hides it; by default it shows where stderr is a terminal, so
+    that output redirected to a file or read by a program holds results and notes only. Model
+    libraries' own bars (loading weights) are never shown.
+    """
+    args.verbose = bool(args.verbose or (not args.quiet and sys.stderr.isatty()))
+    quiet_model_loading()
 
 
 def combined_axioms(args: argparse.Namespace, *, default_axioms: Sequence[str]) -> Combinator:

@@ -18,8 +18,9 @@ from pyterrier_rag_axioms.cli._common import (
     CommandLineError,
     CommandLineParser,
     add_cache_option,
+    add_progress_options,
     printable,
-    quiet_model_loading,
+    resolve_progress,
     use_cache_option,
 )
 
@@ -47,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sentence-model", metavar="NAME", help="sentence-transformers model name or path")
     parser.add_argument("--assignments", metavar="FILE", help="also save each (answer, nugget) assignment")
     parser.add_argument("--output", metavar="FILE", help="save the run table (.jsonl, .tsv or .parquet)")
-    parser.add_argument("--verbose", action="store_true", help="show progress")
+    add_progress_options(parser)
     add_cache_option(parser)
     return parser
 
@@ -72,6 +73,7 @@ def run_scores(assignments: pd.DataFrame) -> pd.DataFrame:
 def assign_main(argv: Sequence[str]) -> int:
     """Score the runs of TREC 2024 RAG run files by automatically assigned nuggets."""
     args = build_parser().parse_args(argv)
+    resolve_progress(args)
 
     from pyterrier_rag_axioms.io import check_output_path, format_of, write_frame
     from pyterrier_rag_axioms.judgments import load_run_file
@@ -83,8 +85,6 @@ def assign_main(argv: Sequence[str]) -> int:
             format_of(path)  # an unknown output format fails before any work
             check_output_path(path, inputs=inputs)
     use_cache_option(args)
-    if not args.verbose:
-        quiet_model_loading()
     assigner = NuggetAssigner(
         nuggets=args.nuggets, model=args.model, sentence_model=args.sentence_model, verbose=args.verbose
     )

@@ -14,12 +14,13 @@ from pyterrier_rag_axioms.cli._common import (
     CommandLineParser,
     add_cache_option,
     add_model_option,
+    add_progress_options,
     build_axioms,
     build_model,
     parse_axiom_names,
     print_note,
     printable,
-    quiet_model_loading,
+    resolve_progress,
     shorten,
     use_cache_option,
 )
@@ -70,7 +71,7 @@ def judge_main(argv: Sequence[str]) -> int:
     """Run axioms over a response file and print a table per query (and save the preference frame)."""
     parser = CommandLineParser(
         prog="rag-axioms",
-        description="Judge RAG responses with axioms. Subcommands: rerank, runs.",
+        description="Judge RAG responses with axioms (also `rag-axioms judge`). Subcommands: rerank, runs.",
     )
     parser.add_argument("input", nargs="?", default=str(SAMPLE_PATH), help="response file (JSONL, TSV or Parquet)")
     parser.add_argument(
@@ -85,10 +86,11 @@ def judge_main(argv: Sequence[str]) -> int:
     parser.add_argument(
         "--aspects", default="noun_chunks", choices=["noun_chunks", "noun_chunks_with_pronouns", "entities"]
     )
-    parser.add_argument("--verbose", action="store_true", help="show progress")
+    add_progress_options(parser)
     add_model_option(parser)
     add_cache_option(parser)
     args = parser.parse_args(argv)
+    resolve_progress(args)
 
     from pyterrier_rag_axioms.frames import response_frame
     from pyterrier_rag_axioms.io import check_output_path, format_of, read_responses, write_frame
@@ -108,8 +110,6 @@ def judge_main(argv: Sequence[str]) -> int:
         args.languagetool_url = args.languagetool_url or answering_languagetool_url()
         names = [name for name in DEFAULT_AXIOMS if name != "CLAR1" or args.languagetool_url]
         axioms = build_axioms(names, languagetool_url=args.languagetool_url, aspects=args.aspects, verbose=args.verbose)
-    if not args.verbose:
-        quiet_model_loading()
     pipeline = axioms[0]
     for axiom in axioms[1:]:
         pipeline = pipeline >> axiom

@@ -14,7 +14,7 @@ from pyterrier_rag_axioms.cli._common import (
     add_judge_options,
     preference_source,
     printable,
-    quiet_model_loading,
+    resolve_progress,
     shorten,
     use_cache_option,
 )
@@ -60,14 +60,13 @@ def build_parser() -> argparse.ArgumentParser:
 def rerank_main(argv: Sequence[str]) -> int:
     """Rank the responses of a file by combined axiom preferences; print per query and optionally save."""
     args = build_parser().parse_args(argv)
+    resolve_progress(args)
 
     from pyterrier_rag_axioms.frames import response_frame
     from pyterrier_rag_axioms.io import read_responses
     from pyterrier_rag_axioms.reranking import AxiomaticReranker
 
     use_cache_option(args)
-    if not args.verbose:
-        quiet_model_loading()
     if args.output:
         check_output(args.output, run_name=args.run_name, inputs=[args.input or SAMPLE_PATH, args.model])
     if args.method != "kwiksort" and (args.pivot or args.seed is not None):

@@ -26,7 +26,7 @@ from pyterrier_rag_axioms.cli._common import (
     preference_source,
     print_note,
     printable,
-    quiet_model_loading,
+    resolve_progress,
     use_cache_option,
 )
 
@@ -96,6 +96,7 @@ def format_runs(table: pd.DataFrame, *, with_nuggets: bool, by: str = "win_rate"
 def runs_main(argv: Sequence[str]) -> int:
     """Rank the runs of a response file by win rate; with ``--nuggets``, next to their mean nugget score."""
     args = build_parser().parse_args(argv)
+    resolve_progress(args)
 
     from pyterrier_rag_axioms.evaluation import mean_run_scores, mean_win_rates, run_correlation, win_rates
     from pyterrier_rag_axioms.evaluation.bootstrap import check_confidence
@@ -111,8 +112,6 @@ def runs_main(argv: Sequence[str]) -> int:
         format_of(args.output)  # an unknown output format fails before any judging
         check_output_path(args.output, inputs=[args.input, args.nuggets, args.model])
     use_cache_option(args)
-    if not args.verbose:
-        quiet_model_loading()
     judge = preference_source(args, default_model=DEFAULT_RUNS_MODEL)
     pointwise = isinstance(judge, PreferenceModel) and args.ranking != "pairwise"
     if args.ranking == "pointwise" and not pointwise:

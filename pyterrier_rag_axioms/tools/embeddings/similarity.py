@@ -9,9 +9,10 @@ onnxruntime instead of torch (see :mod:`pyterrier_rag_axioms.tools.embeddings.on
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
 from pathlib import Path
 
@@ -127,7 +128,8 @@ class SentenceSimilarity(SharedTool):
         from sentence_transformers import SentenceTransformer
 
         try:
-            return SentenceTransformer(path, device=self.device)
+            with _quiet_loading():  # the loader's own bars and notes are not the caller's progress
+                return SentenceTransformer(path, device=self.device)
         except OSError as error:
             raise OSError(
                 f"Sentence-transformers model {path!r} could not be loaded ({error}). Pass a local path, "
@@ -156,6 +158,30 @@ class SentenceSimilarity(SharedTool):
             self._store_value = (model_cache.model_work_cache(directory), namespace, description)
         return self._store_value
 
+    def _encode(self, texts: list[str], *, verbose: bool) -> np.ndarray:
+        """Embeddings of ``texts``; with ``verbose``, a ``pt.tqdm`` bar over the encoder's batches.
+
+        The encoder batches texts by length, longest first (the same ``argsort``); the bar's chunks
+        are those batches, so the embeddings are the same with and without it.
+        """
+        def encode(chunk: list[str]) -> np.ndarray:
+            vectors = self.encoder.encode(chunk, batch_size=self.batch_size, convert_to_numpy=True,
+                                          normalize_embeddings=True, show_progress_bar=False)
+            return np.asarray(vectors, dtype=np.float32).reshape(len(chunk), -1)
+
+        if not verbose:
+            return encode(texts)
+        import pyterrier as pt
+
+        order = np.argsort([-len(text) for text in texts]).tolist()  # the encoder's own order
+        vectors: list[np.ndarray] = [np.empty(0)] * len(texts)
+        starts = range(0, len(order), self.batch_size)
+        for start in pt.tqdm(starts, desc="Embeddings", unit="batch"):
+            indices = order[start:start + self.batch_size]
+            for i, vector in zip(indices, encode([texts[i] for i in indices])):
+                vectors[i] = vector
+        return np.stack(vectors)
+
     def embed(self, texts: Iterable[str], *, verbose: bool = False) -> np.ndarray:
         """Unit-length embeddings of ``texts`` (one row each); new texts are encoded in one batch."""
         texts = list(texts)
@@ -169,14 +195,7 @@ class SentenceSimilarity(SharedTool):
                     self._cache[keys[bytes(key)]] = np.frombuffer(fields["embedding"], dtype="<f4")
             missing = [text for text in missing if text not in self._cache]
         if missing:
-            vectors = self.encoder.encode(
-                missing,
-                batch_size=self.batch_size,
-                convert_to_numpy=True,
-                normalize_embeddings=True,
-                show_progress_bar=verbose,
-            )
-            vectors = np.asarray(vectors, dtype=np.float32)
+            vectors = self._encode(missing, verbose=verbose)
             self._cache.update(zip(missing, vectors))
             if store is not None:
                 cache.put_many(
@@ -219,3 +238,19 @@ def sentence_similarity(model: str | None = None) -> SentenceSimilarity:
 def resolve_sentence_similarity(similarity: SentenceSimilarity | str | None) -> SentenceSimilarity:
     """A shared similarity from an instance, a model name or path, or ``None`` for the default."""
     return similarity if isinstance(similarity, SentenceSimilarity) else sentence_similarity(similarity)
+
+
+@contextlib.contextmanager
+def _quiet_loading() -> Iterator[None]:
+    """Silence transformers' progress bars and notes while a model loads; restore them after."""
+    from transformers.utils import logging as transformers_logging
+
+    bars, level = transformers_logging.is_progress_bar_enabled(), transformers_logging.get_verbosity()
+    transformers_logging.disable_progress_bar()
+    transformers_logging.set_verbosity_error()
+    try:
+        yield
+    finally:
+        transformers_logging.set_verbosity(level)
+        if bars:
+            transformers_logging.enable_progress_bar()
