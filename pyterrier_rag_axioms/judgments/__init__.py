@@ -14,6 +14,7 @@ from pyterrier_rag_axioms.judgments.trec_rag import (
     NUGGET_ASSIGNMENT_SCORES,
     NUGGET_IMPORTANCE_WEIGHTS,
     NUGGET_SCORE_TYPES,
+    TREC_RAG_2024_IR_DATASET,
     NuggetScoreType,
     load_nugget_assignments,
     load_run_file,
@@ -23,11 +24,13 @@ from pyterrier_rag_axioms.judgments.trec_rag import (
     nugget_score,
     nugget_scores,
     render_answer,
+    trec_rag_2024_topics,
 )
 
 __all__ = [
     "CROWDRAG_DIMENSIONS", "DEFAULT_QRELS_SCALE", "JUDGMENT_COLUMNS", "NUGGET_ASSIGNMENT_SCORES",
     "NUGGET_IMPORTANCE_WEIGHTS", "NUGGET_SCORE_TYPES", "NuggetScoreType", "load_crowdrag_judgments",
     "load_crowdrag_responses", "load_llm_ratings", "load_nugget_assignments", "load_run_file", "load_topics",
-    "nested_assignments", "nugget_qrels", "nugget_score", "nugget_scores", "render_answer", "trec_rag_2024_dataset",
+    "TREC_RAG_2024_IR_DATASET", "nested_assignments", "nugget_qrels", "nugget_score", "nugget_scores",
+    "render_answer", "trec_rag_2024_dataset", "trec_rag_2024_topics",
 ]

@@ -242,6 +242,46 @@ def load_topics(path: str | Path) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["qid", "query"])
 
 
+
+#: The ir-datasets id of the TREC 2024 RAG topics (MS MARCO v2.1 segments).
+TREC_RAG_2024_IR_DATASET = "msmarco-segment-v2.1/trec-rag-2024"
+
+
+def trec_rag_2024_topics(path: str | Path | None = None) -> pd.DataFrame:
+    """The TREC 2024 RAG topics as a frame ``qid``, ``query``: from a topics file, else from ir-datasets.
+
+    Without ``path``, ir-datasets serves them as :data:`TREC_RAG_2024_IR_DATASET` where the
+    installed release registers that dataset (it downloads the topics on first use); with
+    ``path``, :func:`load_topics` reads the track's ``qid<TAB>query`` file.
+
+    Raises:
+        ValueError: ir-datasets is not installed, does not know the dataset, or cannot fetch it (for
+            instance offline); the message says which, and that a topics file works instead.
+    """
+    if path is not None:
+        return load_topics(path)
+    instead = "or pass the track's topics file: trec_rag_2024_topics('topics.rag24.test.txt')"
+    try:
+        import ir_datasets
+    except ImportError:
+        raise ValueError(f"trec_rag_2024_topics: ir-datasets is not installed (pip install ir-datasets), {instead}") \
+            from None
+    try:
+        dataset = ir_datasets.load(TREC_RAG_2024_IR_DATASET)
+    except KeyError:
+        raise ValueError(
+            f"trec_rag_2024_topics: the installed ir-datasets ({getattr(ir_datasets, '__version__', '?')}) has no "
+            f"dataset {TREC_RAG_2024_IR_DATASET!r}; install a release that has it, {instead}"
+        ) from None
+    try:
+        queries = [(str(query.query_id), str(query.text)) for query in dataset.queries_iter()]
+    except Exception as error:  # ir-datasets' download errors come in many types
+        raise ValueError(
+            f"trec_rag_2024_topics: ir-datasets could not fetch the topics of {TREC_RAG_2024_IR_DATASET!r} "
+            f"({type(error).__name__}: {error}); offline? Fetch them once online, {instead}"
+        ) from error
+    return pd.DataFrame(queries, columns=["qid", "query"])
+
 def render_answer(answer: list[Mapping[str, Any]]) -> str:
     """The text of a TREC 2024 RAG answer: its sentences joined by spaces, each followed by its citations.
 
