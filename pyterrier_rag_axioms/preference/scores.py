@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+import pyterrier as pt
 
 from pyterrier_rag_axioms.frames import (
     NAMES_ATTR,
@@ -53,9 +54,9 @@ def response_scores(model: PreferenceModel, inp: pd.DataFrame) -> pd.DataFrame:
         table = ResponseTable.from_responses(responses)
     scores = np.zeros(len(table))
     qids = table.responses["qid"].to_numpy()
-    for axiom, weight, scale in zip(model.axioms, weights, model.scales):
-        if weight == 0.0 or not len(table):
-            continue
+    features = [(axiom, weight, scale) for axiom, weight, scale in zip(model.axioms, weights, model.scales)
+                if weight != 0.0 and len(table)]
+    for axiom, weight, scale in pt.tqdm(features, desc=model.name, unit="axiom", disable=not model.verbose):
         values = _transformed(np.asarray(axiom.cached_values(table), dtype=float), model.value_transform)
         scores += weight / scale * imputed(values[:, None], qids)[:, 0]
     flush_caches()
