@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from pyterrier_rag_axioms import _strict_json
-from pyterrier_rag_axioms._atomic import atomic_write_text
+from pyterrier_rag_axioms.io import strict_json
+from pyterrier_rag_axioms.io.atomic import atomic_write_text
 from pyterrier_rag_axioms.preference.features import _saved_parameters, axiom_classes
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def _remote(url: object) -> bool:
 
 
 def _read_document(path: Path) -> dict[str, Any]:
-    """The JSON object of a saved model file, read strictly (see :mod:`pyterrier_rag_axioms._strict_json`)."""
+    """The JSON object of a saved model file, read strictly (see :mod:`pyterrier_rag_axioms.io.strict_json`)."""
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
@@ -75,7 +75,7 @@ def _read_document(path: Path) -> dict[str, Any]:
     except OSError as error:
         raise ValueError(f"{path}: cannot read the PreferenceModel file: {error.strerror or error}") from None
     try:
-        document = _strict_json.loads(text)
+        document = strict_json.loads(text)
     except json.JSONDecodeError as error:
         raise ValueError(f"{path}:{error.lineno}: not a JSON file of a PreferenceModel ({error.msg})") from None
     except ValueError as error:

@@ -34,7 +34,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from pyterrier_rag_axioms._atomic import atomic_write_text
+from pyterrier_rag_axioms.io.atomic import atomic_write_text
 from pyterrier_rag_axioms.tools.grammar._process import describe, listeners, port_is_free, stop_with_parent, terminate
 
 #: Environment variable with the URL of the LanguageTool server that CLAR1 uses by default.

@@ -22,7 +22,7 @@ import pyterrier_rag_axioms as rag
 from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity, sentence_similarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, text_analyzer
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CROWDRAG = PROJECT_ROOT.parent / "shared" / "data" / "crowdrag-25"  # development data; absent: skipped
 PAIR_KEYS = ["qid", "docno_a", "docno_b"]
 

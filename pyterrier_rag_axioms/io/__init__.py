@@ -1,11 +1,11 @@
-"""Reading response frames from files and writing frames to files (JSONL, TSV, Parquet).
+"""Files: response frames read strictly from JSONL, TSV and Parquet (gzip too); frames written atomically.
+Not here: what a frame must hold (``frames``) or the judgment files (``judgments``)."""
 
-Reading never drops or changes a row silently: ids stay as written (``1`` is read as ``"1"``),
-TSV cells are text, and a malformed file raises a ``ValueError`` whose message starts with
-``path:line:`` (``path: row N:`` for Parquet). Writing is atomic: the frame goes to a temporary
-file next to the target, which then replaces the target, so a failed write leaves any previous
-output intact.
-"""
+# Reading never drops or changes a row silently: ids stay as written (``1`` is read as ``"1"``),
+# TSV cells are text, and a malformed file raises a ``ValueError`` whose message starts with
+# ``path:line:`` (``path: row N:`` for Parquet). Writing is atomic: the frame goes to a temporary
+# file next to the target, which then replaces the target, so a failed write leaves any previous
+# output intact.
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from typing import IO, Any
 import numpy as np
 import pandas as pd
 
-from pyterrier_rag_axioms import _strict_json, _tsv
-from pyterrier_rag_axioms._atomic import atomic_write, atomic_write_text, check_output_path
+from pyterrier_rag_axioms.io import strict_json, tsv
+from pyterrier_rag_axioms.io.atomic import atomic_write, atomic_write_text, check_output_path
 
 #: File suffixes understood by :func:`read_responses` and :func:`write_frame` (optionally ``.gz``).
 FORMATS = {".jsonl": "jsonl", ".json": "jsonl", ".tsv": "tsv", ".parquet": "parquet"}
@@ -108,7 +108,7 @@ def _json_lines(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
         if not line.strip():
             continue
         try:
-            record = _strict_json.loads(line)
+            record = strict_json.loads(line)
         except json.JSONDecodeError as error:
             raise ValueError(f"{path}:{number}: not valid JSON ({error.msg})") from None
         except ValueError as error:
@@ -123,7 +123,7 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
     ``NaN``, ``Infinity`` and ``-Infinity``, which Python writes but JSON does not know, are errors;
     so are a key twice in one object, a number beyond a float's range (``1e400``), nesting too
-    deep to parse, and a lone surrogate escape (see :mod:`pyterrier_rag_axioms._strict_json`).
+    deep to parse, and a lone surrogate escape (see :mod:`pyterrier_rag_axioms.io.strict_json`).
 
     Raises:
         FileNotFoundError: no such file.
@@ -166,7 +166,7 @@ def _read_jsonl_responses(path: Path) -> pd.DataFrame:
 
 
 def _read_tsv_responses(path: Path) -> pd.DataFrame:
-    records = _tsv.records(path, iter_lines(path))
+    records = tsv.records(path, iter_lines(path))
     if not records:
         raise ValueError(f"{path}:1: empty file; expected a header line with the column names")
     (_, header), rows = records[0], []
@@ -182,7 +182,7 @@ def _read_tsv_responses(path: Path) -> pd.DataFrame:
     text_columns = {*ID_COLUMNS, "query", "response", "qanswer", "query_0", *CONTEXT_COLUMNS}
     for column in frame.columns:
         if column in CONTEXT_COLUMNS:
-            frame[column] = _tsv.convert_context_column(frame[column], path, column)
+            frame[column] = tsv.convert_context_column(frame[column], path, column)
         elif column not in text_columns:
             with contextlib.suppress(ValueError, TypeError):
                 frame[column] = pd.to_numeric(frame[column])  # e.g. score, rank
@@ -195,7 +195,7 @@ def read_responses(path: str | Path) -> pd.DataFrame:
     ``qid`` and ``docno`` are read as the text the file has (a JSON ``1`` is ``"1"``); TSV cells
     are text (a query ``1984`` stays text), except for other columns that hold numbers only (e.g.
     ``score``), and a TSV ``context`` cell may hold a JSON list of passages (see
-    :mod:`pyterrier_rag_axioms._tsv`: a cell that starts with ``[`` is a list). The frame is checked
+    :mod:`pyterrier_rag_axioms.io.tsv`: a cell that starts with ``[`` is a list). The frame is checked
     as the axioms check it, so that bad input is reported with its file and line.
 
     Raises:
@@ -289,7 +289,7 @@ def _write_jsonl(frame: pd.DataFrame, target: Path) -> None:
 
 def _write_tsv(frame: pd.DataFrame, target: Path) -> None:
     with open(target, "w", encoding="utf-8", newline="") as stream:
-        _tsv.write(frame, stream, context_columns=CONTEXT_COLUMNS)
+        tsv.write(frame, stream, context_columns=CONTEXT_COLUMNS)
 
 
 def write_frame(frame: pd.DataFrame, path: str | Path) -> None:
@@ -298,7 +298,7 @@ def write_frame(frame: pd.DataFrame, path: str | Path) -> None:
     Every format reads back as the same response frame (:func:`read_responses`). JSONL writes
     numbers in full and missing values as ``null``. In TSV, a cell with a tab, a line break
     (``\\n`` or ``\\r``) or a double quote is quoted, and lists (e.g. contexts) are JSON lists (see
-    :mod:`pyterrier_rag_axioms._tsv`). TSV cells are written as they are: a spreadsheet may take a
+    :mod:`pyterrier_rag_axioms.io.tsv`). TSV cells are written as they are: a spreadsheet may take a
     cell that starts with ``=``, ``+``, ``-`` or ``@`` for a formula, so open such files as text
     (see the docs, "Safety"). Parquet stores one type per column: a context column that mixes
     single passages and lists is written as lists (a string is a list of one passage).

@@ -21,7 +21,7 @@ from typing import IO, Any
 import numpy as np
 import pandas as pd
 
-from pyterrier_rag_axioms import _strict_json
+from pyterrier_rag_axioms.io import strict_json
 
 #: How a context cell that holds several passages is written, for messages.
 HOW_TO_WRITE_LISTS = (
@@ -65,7 +65,7 @@ def parse_context_cell(cell: str) -> object:
     if not cell.startswith("["):
         return cell
     try:
-        value = _strict_json.loads(cell)
+        value = strict_json.loads(cell)
     except ValueError:
         value = _python_list(cell)
     if _passages(value):
