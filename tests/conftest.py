@@ -235,3 +235,9 @@ def fake_servers():
     yield start
     for server in started:
         server.close()
+
+
+def pytest_collection_modifyitems(items):
+    """Run the scale-out tests last: the pools they start (joblib, ray) leave threads behind, and a
+    test that forks this process afterwards (tools/test_cache.py) could deadlock in the child."""
+    items.sort(key=lambda item: item.path.name == "test_parallel.py")  # stable: the rest keep their order
