@@ -1,5 +1,5 @@
-"""The ``rag-axioms`` command: judge (``rag-axioms [FILE]``), ``rerank``, ``runs``, ``cache`` and ``assign``,
-a module each. Not here: what the commands run (axioms, rankers, evaluation), only how they are called."""
+"""The ``rag-axioms`` command: judge (``rag-axioms [FILE]``), ``rerank``, ``runs``, ``assign``, ``cache`` and
+``data``, a module each. Not here: what the commands run (axioms, rankers, evaluation), only how they are called."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from pyterrier_rag_axioms.cli._common import USAGE_ERROR_STATUS, error_line, is_input_error, print_note
 from pyterrier_rag_axioms.cli.assign import assign_main
 from pyterrier_rag_axioms.cli.cache import cache_main
+from pyterrier_rag_axioms.cli.data import data_main
 from pyterrier_rag_axioms.cli.judge import judge_main
 from pyterrier_rag_axioms.cli.rerank import rerank_main
 from pyterrier_rag_axioms.cli.runs import runs_main
@@ -18,7 +19,7 @@ from pyterrier_rag_axioms.cli.runs import runs_main
 #: Subcommands by name; each takes the remaining arguments and returns an exit status.
 SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "judge": judge_main,  # the default command, by name
-    "rerank": rerank_main, "runs": runs_main, "cache": cache_main, "assign": assign_main,
+    "rerank": rerank_main, "runs": runs_main, "assign": assign_main, "cache": cache_main, "data": data_main,
 }
 
 
@@ -46,4 +47,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE_ERROR_STATUS
 
 
-__all__ = ["SUBCOMMANDS", "assign_main", "cache_main", "judge_main", "main", "rerank_main", "runs_main"]
+__all__ = ["SUBCOMMANDS", "assign_main", "cache_main", "data_main", "judge_main", "main", "rerank_main", "runs_main"]

@@ -67,13 +67,25 @@ def format_query_table(responses: pd.DataFrame, preferences: pd.DataFrame, axiom
     return "\n".join(lines)
 
 
+#: The subcommands besides judging, as ``rag-axioms --help`` lists them.
+OTHER_COMMANDS: tuple[str, ...] = ("rerank", "runs", "assign", "cache", "data")
+
+
 def judge_main(argv: Sequence[str]) -> int:
     """Run axioms over a response file and print a table per query (and save the preference frame)."""
     parser = CommandLineParser(
         prog="rag-axioms",
-        description="Judge RAG responses with axioms (also `rag-axioms judge`). Subcommands: rerank, runs.",
+        description=(
+            "Judge RAG responses with axioms (also `rag-axioms judge`). Subcommands: "
+            f"{', '.join(OTHER_COMMANDS)} (see `rag-axioms SUBCOMMAND --help`)."
+        ),
     )
-    parser.add_argument("input", nargs="?", default=str(SAMPLE_PATH), help="response file (JSONL, TSV or Parquet)")
+    parser.add_argument(
+        "input",
+        nargs="?",
+        default=str(SAMPLE_PATH),
+        help="response file (JSONL, TSV or Parquet; default: the shipped sample)",
+    )
     parser.add_argument(
         "--axioms", help="comma-separated short names (default: all RAG axioms that can run; none with --model)"
     )

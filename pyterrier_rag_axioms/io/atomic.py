@@ -87,21 +87,22 @@ def _removed_on_signal(partial: Path) -> Iterator[None]:
             _previous_handlers.clear()
 
 
-def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+def atomic_write(path: Path, write: Callable[[Path], None], *, compress: bool | None = None) -> None:
     """Call ``write`` on a temporary file next to ``path``, then move it onto ``path``.
 
     The temporary file is made by ``mkstemp`` in the target's directory (a new name, never a file
     or link that is already there). ``write`` writes the plain format: for a target ending in
     ``.gz`` the temporary file is named like the target without ``.gz``, and compressed here
     afterwards (its gzip header names the target without ``.gz`` and holds no time, so the same
-    frame gives the same bytes), so every format can be gzipped. A file that replaces another keeps
+    frame gives the same bytes), so every format can be gzipped; ``compress=False`` writes the bytes
+    as they are (a download that is gzip-compressed already). A file that replaces another keeps
     the other's permissions; a new file gets those a new file gets under the process's umask.
     Where ``write`` fails, or SIGTERM, SIGINT or SIGHUP arrives meanwhile, the temporary file is
     removed and ``path`` keeps what it held.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    compressed = path.suffix.lower() == ".gz"
+    compressed = path.suffix.lower() == ".gz" if compress is None else compress
     plain_name = path.name[: -len(path.suffix)] if compressed else path.name
     mode = stat.S_IMODE(os.stat(path).st_mode) if path.exists() else _new_file_mode()
     handle, name = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=f".partial-{plain_name}")

@@ -1,7 +1,9 @@
-"""The TREC 2024 RAG nugget judgments as a PyTerrier dataset, and the package's dataset provider.
+"""The TREC 2024 RAG nugget judgments and CrowdRAG-25 as PyTerrier datasets, and the package's dataset provider.
 
 The loaders live in :mod:`pyterrier_rag_axioms.judgments`; this module only wraps them as
-``pt.get_dataset("rag-axioms:trec-rag-2024", nuggets_path=..., topics_path=...)``.
+``pt.get_dataset("rag-axioms:trec-rag-2024")`` and ``pt.get_dataset("rag-axioms:crowdrag-25")``.
+Without paths, the public files are used (:mod:`pyterrier_rag_axioms.judgments.public_data`): a
+local copy under ``$RAG_AXIOMS_DATA``, else a checked download cached in PyTerrier's data folder.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from typing import Any
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms.judgments._records import records
+from pyterrier_rag_axioms.judgments.crowdrag import load_crowdrag_judgments
+from pyterrier_rag_axioms.judgments.public_data import DATA_VARIABLE, public_file
 from pyterrier_rag_axioms.judgments.trec_rag import (
     DEFAULT_QRELS_SCALE,
     NUGGET_SCORE_TYPES,
@@ -24,10 +29,11 @@ from pyterrier_rag_axioms.judgments.trec_rag import (
     nugget_qrels,
 )
 
-#: Environment variable naming a data folder laid out like the project's development data
-#: (``trec-rag-2024/nugget_assignment*.jsonl[.gz]``, ``trec-rag-2024/topics*.txt``); used by
-#: ``pt.get_dataset("rag-axioms:trec-rag-2024")`` when no paths are given.
-DATA_ENVIRONMENT_VARIABLE = "RAG_AXIOMS_DATA"
+#: Environment variable naming a local data folder: ``trec-rag-2024/`` there holds the public files
+#: (``nugget_assignment.20241108.jl``, ``topics.rag24.test.txt``) or files laid out like the
+#: development data (``nugget_assignment*.jsonl[.gz]``, ``topics*.txt``); ``crowdrag-25/`` the
+#: public CrowdRAG-25 files. Used by ``pt.get_dataset("rag-axioms:...")`` when no paths are given.
+DATA_ENVIRONMENT_VARIABLE = DATA_VARIABLE
 
 
 def _first_match(folder: Path, pattern: str) -> Path | None:
@@ -46,6 +52,10 @@ class TrecRag2024Dataset(pt.datasets.Dataset):
       ``docno``, ``response``, ``context``, ``score``, ``rank``), the input of a reranking experiment.
     - ``get_corpus_iter()``: one dict per response (``docno`` is the run id, unique only within a
       ``qid``; ``text`` is the answer).
+
+    Without ``nuggets_path``, the nugget assignments come from ``$RAG_AXIOMS_DATA/trec-rag-2024/``
+    where that holds them, else from the public file (NIST's assignments of 21 topics, 45 runs),
+    downloaded once, checked against its SHA-256 and cached in PyTerrier's data folder.
     """
 
     def __init__(
@@ -59,6 +69,7 @@ class TrecRag2024Dataset(pt.datasets.Dataset):
     ):
         _check_score_type(score_type)
         self.nuggets_path = None if nuggets_path is None else Path(nuggets_path)
+        self._public = nuggets_path is None  # the public files, unless paths were given
         self.topics_path = None if topics_path is None else Path(topics_path)
         self.score_type = score_type
         self.strict = strict
@@ -74,6 +85,7 @@ class TrecRag2024Dataset(pt.datasets.Dataset):
         for key in ("nuggets_path", "topics_path"):
             if kwargs.get(key) is not None:
                 setattr(self, key, Path(kwargs[key]))
+                self._public = self._public and key != "nuggets_path"
         if "score_type" in kwargs:
             _check_score_type(kwargs["score_type"])
             self.score_type = kwargs["score_type"]
@@ -88,20 +100,16 @@ class TrecRag2024Dataset(pt.datasets.Dataset):
     def _nuggets_file(self) -> Path:
         if self.nuggets_path is None:
             folder = self._data_folder()
-            found = _first_match(folder, "nugget_assignment*.jsonl*") if folder else None
-            if found is None:
-                raise FileNotFoundError(
-                    f"{self!r}: no nugget assignments file; pass nuggets_path (e.g. "
-                    f"pt.get_dataset('rag-axioms:trec-rag-2024', nuggets_path=...)) or set "
-                    f"{DATA_ENVIRONMENT_VARIABLE} to a folder with trec-rag-2024/nugget_assignment*.jsonl"
-                )
-            self.nuggets_path = found
+            found = _first_match(folder, "nugget_assignment*.j*l*") if folder else None
+            self.nuggets_path = found if found is not None else public_file("trec-rag-2024", "nuggets")
         return self.nuggets_path
 
-    def _topics_file(self) -> Path | None:
+    def _topics_file(self, *, fetch: bool = False) -> Path | None:
         if self.topics_path is None:
             folder = self._data_folder()
             self.topics_path = _first_match(folder, "topics*.txt*") if folder else None
+            if self.topics_path is None and fetch:
+                self.topics_path = public_file("trec-rag-2024", "topics")
         return self.topics_path
 
     def assignments(self) -> pd.DataFrame:
@@ -111,12 +119,13 @@ class TrecRag2024Dataset(pt.datasets.Dataset):
         return self._assignments
 
     def get_topics(self, variant: str | None = None) -> pd.DataFrame:
-        assignments = self.assignments()
-        topics_file = self._topics_file()
         if variant == "all":
+            topics_file = self._topics_file(fetch=self._public)
             if topics_file is None:
                 raise ValueError(f"{self!r}: get_topics('all') needs a topics file (topics_path)")
             return load_topics(topics_file)
+        assignments = self.assignments()
+        topics_file = self._topics_file()
         if variant is not None:
             raise ValueError(f"{self!r}: unknown topics variant {variant!r}; use None or 'all'")
         judged = assignments[["qid", "query"]].drop_duplicates("qid").reset_index(drop=True)
@@ -176,18 +185,105 @@ def trec_rag_2024_dataset(
     return TrecRag2024Dataset(nuggets_path, topics_path, score_type=score_type, strict=strict, scale=scale)
 
 
+class CrowdRag25Dataset(pt.datasets.Dataset):
+    """CrowdRAG-25's pairwise utility judgments and retrieved passages as a PyTerrier dataset.
+
+    - ``get_topics()``: the judged topics (``qid``, ``query``); ``get_topics("all")``: all 301
+      topics of the retrieval file.
+    - ``get_results()``: the passages retrieved for each topic, a result frame (``qid``, ``query``,
+      ``docno``, ``text``, ``score``, ``rank``) in the file's order.
+    - ``get_judgments()``: the judged pairs, one row per pair (``qid``, ``docno_a``, ``docno_b``, one
+      truth column per utility dimension and its probabilities; see :func:`load_crowdrag_judgments`).
+
+    Without paths, the files come from ``$RAG_AXIOMS_DATA/crowdrag-25/`` where that holds them, else
+    from the public files, downloaded once, checked and cached in PyTerrier's data folder.
+    """
+
+    def __init__(self, ratings_path: str | Path | None = None, retrieval_path: str | Path | None = None):
+        self.ratings_path = None if ratings_path is None else Path(ratings_path)
+        self.retrieval_path = None if retrieval_path is None else Path(retrieval_path)
+
+    def _configure(self, **kwargs: Any) -> None:
+        """Set paths given to ``pt.get_dataset(name, **kwargs)``."""
+        allowed = {"ratings_path", "retrieval_path"}
+        unknown = set(kwargs) - allowed
+        if unknown:
+            raise TypeError(f"{self!r}: unknown options {sorted(unknown)}; expected some of {sorted(allowed)}")
+        for key, value in kwargs.items():
+            if value is not None:
+                setattr(self, key, Path(value))
+
+    def _file(self, role: str) -> Path:
+        given = self.ratings_path if role == "ratings" else self.retrieval_path
+        return given if given is not None else public_file("crowdrag-25", role)
+
+    def get_judgments(self) -> pd.DataFrame:
+        """The judged pairs (see :func:`load_crowdrag_judgments`)."""
+        return load_crowdrag_judgments(self._file("ratings"))
+
+    def _retrieval(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        path = self._file("retrieval")
+        topics, passages = [], []
+        for line in records(path):
+            qid, query = line.text("topic", allow_empty=False), line.text("query", allow_empty=False)
+            ids, texts = line.list_("references_ids"), line.list_("references_texts")
+            if len(ids) != len(texts) or not all(isinstance(text, str) for text in texts):
+                raise line.error("'references_ids' and 'references_texts' must be lists of equal length, of texts")
+            topics.append((qid, query))
+            passages.extend((qid, query, str(docno), text, rank) for rank, (docno, text) in enumerate(zip(ids, texts)))
+        results = pd.DataFrame(passages, columns=["qid", "query", "docno", "text", "rank"])
+        results.insert(4, "score", 0.0 - results["rank"].astype(float))
+        return pd.DataFrame(topics, columns=["qid", "query"]), results
+
+    def get_topics(self, variant: str | None = None) -> pd.DataFrame:
+        if variant not in (None, "all"):
+            raise ValueError(f"{self!r}: unknown topics variant {variant!r}; use None or 'all'")
+        topics = self._retrieval()[0]
+        if variant == "all":
+            return topics
+        judged = set(self.get_judgments()["qid"])
+        return topics[topics["qid"].isin(judged)].reset_index(drop=True)
+
+    def get_results(self, variant: str | None = None) -> pd.DataFrame:
+        if variant is not None:
+            raise ValueError(f"{self!r}: get_results has no variants, not {variant!r}")
+        return self._retrieval()[1]
+
+    def get_corpus_lang(self) -> str:
+        return "en"
+
+    def get_topics_lang(self) -> str:
+        return "en"
+
+    def info_url(self) -> str:
+        return "https://github.com/webis-de/ir_axioms/tree/main/data/crowd"
+
+    def _describe_component(self, component: str) -> bool | list[str] | None:
+        return {"topics": [None, "all"], "results": True}.get(component)
+
+    def __repr__(self) -> str:
+        return f"CrowdRag25Dataset(ratings_path={self.ratings_path!r}, retrieval_path={self.retrieval_path!r})"
+
+
 class RagAxiomsDatasetProvider(pt.datasets.DatasetProvider):
     """Datasets of this package for ``pt.get_dataset("rag-axioms:<name>", **options)``.
 
     Registered as the ``rag-axioms`` entry point of ``pyterrier.dataset_provider``. Names:
-    ``trec-rag-2024`` (options: ``nuggets_path``, ``topics_path``, ``score_type``, ``strict``,
-    ``scale``; without paths, the files are looked up under ``$RAG_AXIOMS_DATA/trec-rag-2024/``).
+
+    - ``trec-rag-2024`` (options: ``nuggets_path``, ``topics_path``, ``score_type``, ``strict``,
+      ``scale``);
+    - ``crowdrag-25`` (options: ``ratings_path``, ``retrieval_path``).
+
+    Without paths, each reads the public files: from ``$RAG_AXIOMS_DATA/<name>/`` where set, else
+    downloaded once (checked against their SHA-256) into PyTerrier's data folder.
     """
 
     def get_dataset(self, name: str) -> pt.datasets.Dataset:
         if name == "trec-rag-2024":
             return TrecRag2024Dataset()
+        if name == "crowdrag-25":
+            return CrowdRag25Dataset()
         raise KeyError(name)
 
     def list_dataset_names(self) -> list[str]:
-        return ["trec-rag-2024"]
+        return ["trec-rag-2024", "crowdrag-25"]

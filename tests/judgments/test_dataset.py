@@ -323,9 +323,6 @@ def test_dataset_options_variants_and_missing_files(tmp_path, monkeypatch):
     assert corpus[1] == {"qid": "t1", "docno": "runB", "text": "Rain is weather."}
     with pytest.raises(ValueError, match="needs a topics file"):
         dataset.get_topics("all")
-    monkeypatch.delenv("RAG_AXIOMS_DATA", raising=False)
-    with pytest.raises(FileNotFoundError, match="RAG_AXIOMS_DATA"):
-        pt.get_dataset("rag-axioms:trec-rag-2024").get_topics()
     with pytest.raises(KeyError):
         pt.get_dataset("rag-axioms:no-such-dataset")
     folder = tmp_path / "trec-rag-2024"
