@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from pyterrier_rag_axioms.io import strict_json, tsv
-from pyterrier_rag_axioms.io.atomic import atomic_write, atomic_write_text, check_output_path
+from pyterrier_rag_axioms.io.atomic import atomic_write, atomic_write_text, check_output_path, check_output_paths
 
 #: File suffixes understood by :func:`read_responses` and :func:`write_frame` (optionally ``.gz``).
 FORMATS = {".jsonl": "jsonl", ".json": "jsonl", ".tsv": "tsv", ".parquet": "parquet"}
@@ -52,8 +52,9 @@ def format_of(path: str | Path) -> str:
 _format_of = format_of
 
 __all__ = [  # with the writing helpers kept importable from here
-    "CONTEXT_COLUMNS", "FORMATS", "ID_COLUMNS", "atomic_write", "atomic_write_text", "check_output_path",
-    "format_of", "iter_jsonl", "iter_lines", "open_text", "read_jsonl", "read_responses", "write_frame",
+    "CONTEXT_COLUMNS", "FORMATS", "ID_COLUMNS", "MAX_LINE_BYTES", "atomic_write", "atomic_write_text",
+    "check_output_path", "check_output_paths", "format_of", "iter_jsonl", "iter_lines", "open_text", "read_jsonl",
+    "read_responses", "write_frame",
 ]
 
 
@@ -75,15 +76,33 @@ def open_text(path: str | Path) -> IO[str]:
     return open(path, encoding="utf-8")
 
 
+#: The longest line (in bytes, after decompression) the readers take: a longer one is refused after
+#: reading this much of it, so a small gzip file of one huge line never fills the memory.
+MAX_LINE_BYTES = 64 * 1024 * 1024
+
+
+def _bounded_lines(stream: IO[bytes]) -> Iterator[bytes]:
+    """The lines of a binary stream, each read up to :data:`MAX_LINE_BYTES` + 1 bytes (a longer one is cut
+    there and is the last line given)."""
+    while True:
+        raw = stream.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        yield raw
+        if len(raw) > MAX_LINE_BYTES:
+            return
+
+
 def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
     """The lines of a UTF-8 text file (gzip or not) with their 1-based numbers, line ends kept.
 
-    A byte order mark at the start of the file is dropped (editors on Windows write one).
+    A byte order mark at the start of the file is dropped (editors on Windows write one). A line
+    is read up to :data:`MAX_LINE_BYTES`, so a huge line costs no more memory than that.
 
     Raises:
         FileNotFoundError: no such file (the message names it).
-        ValueError: a line is not UTF-8, or the file cannot be read (e.g. a truncated gzip file);
-            the message names file and line.
+        ValueError: a line is not UTF-8, longer than :data:`MAX_LINE_BYTES`, or the file cannot be
+            read (e.g. a truncated gzip file); the message names file and line.
     """
     path = Path(path)
     if not path.is_file():
@@ -91,7 +110,12 @@ def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
     number = 0
     try:
         with _open_binary(path) as lines:
-            for number, raw in enumerate(lines, start=1):  # noqa: B007  (number is used after the loop)
+            for number, raw in enumerate(_bounded_lines(lines), start=1):  # noqa: B007  (number is used after)
+                if len(raw) > MAX_LINE_BYTES:
+                    raise ValueError(
+                        f"{path}:{number}: the line is longer than {MAX_LINE_BYTES:,} bytes (MAX_LINE_BYTES); "
+                        "no response, nugget or judgment is that long: is it the right file?"
+                    )
                 try:
                     yield number, raw.decode("utf-8-sig" if number == 1 else "utf-8")  # without a byte order mark
                 except UnicodeDecodeError as error:

@@ -15,19 +15,23 @@ import signal
 import stat
 import tempfile
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 
 def check_output_path(path: str | Path, *, inputs: Sequence[str | Path | None] = ()) -> None:
-    """Check before any work that an output path can be written: not a directory, and none of ``inputs``.
+    """Check before any work that an output path can be written: not a directory, none of ``inputs``,
+    and in a folder that exists and takes a new file.
 
     An input is recognised by its device and inode, so a hard link or a symbolic link to it is
-    the input too.
+    the input too. The folder is probed by making (and removing) a hidden temporary file in it,
+    as :func:`atomic_write` will.
 
     Raises:
-        ValueError: ``path`` is a directory, or it is one of ``inputs`` (the message names both).
+        ValueError: ``path`` is a directory, it is one of ``inputs`` (the message names both), or
+            its folder is missing, not a folder, or refuses a new file (the message names the
+            folder and why).
     """
     if Path(path).is_dir():
         raise ValueError(f"{path}: is a directory; give the name of the file to write")
@@ -40,6 +44,62 @@ def check_output_path(path: str | Path, *, inputs: Sequence[str | Path | None] =
                 f"{path}: {how} the input file {source}; writing there would replace the input, so give "
                 "another output file"
             )
+    check_output_folder(path)
+
+
+def check_output_folder(path: str | Path) -> None:
+    """Check that the folder of an output path exists and takes a new file (probed with a hidden temporary
+    file, removed at once).
+
+    Raises:
+        ValueError: the folder is missing, not a folder, or refuses a new file; the message names
+            the output and the folder, never the probe.
+    """
+    folder = Path(path).parent
+    shown = folder if str(folder) != "." else Path(".")
+    if not folder.exists():
+        raise ValueError(f"{path}: its folder {shown} does not exist; make it first, or give another output file")
+    if not folder.is_dir():
+        raise ValueError(f"{path}: {shown} is not a folder, so the output cannot be written there")
+    try:
+        handle, name = tempfile.mkstemp(dir=folder, prefix=".", suffix=".partial-probe")
+    except OSError as error:
+        raise ValueError(
+            f"{path}: cannot write in its folder {shown} ({error.strerror or error}); give another output file"
+        ) from None
+    os.close(handle)
+    with contextlib.suppress(OSError):
+        os.unlink(name)
+
+
+def same_file(first: str | Path, second: str | Path) -> bool:
+    """Whether two paths name one file: the same path once links and ``..`` are resolved, or the same
+    device and inode (a hard link)."""
+    if os.path.realpath(first) == os.path.realpath(second):
+        return True
+    return os.path.exists(first) and os.path.exists(second) and os.path.samefile(first, second)
+
+
+def check_output_paths(
+    outputs: Mapping[str, str | Path | None], *, inputs: Sequence[str | Path | None] = ()
+) -> None:
+    """Check before any work every output of a command (by option, e.g. ``{"--output": path}``):
+    each one as :func:`check_output_path` does, and no two naming one file (also through a link
+    or ``..``), since the second write would replace the first.
+
+    Raises:
+        ValueError: the first problem found, in one line naming the paths (and options).
+    """
+    given = [(option, path) for option, path in outputs.items() if path is not None and str(path) != ""]
+    for position, (option, path) in enumerate(given):
+        for other_option, other in given[:position]:
+            if same_file(path, other):
+                raise ValueError(
+                    f"{path}: {other_option} {other} and {option} {path} name one file, so one output would "
+                    "replace the other; give each output its own file"
+                )
+    for _, path in given:
+        check_output_path(path, inputs=inputs)
 
 
 _partial_files: set[Path] = set()
@@ -105,7 +165,10 @@ def atomic_write(path: Path, write: Callable[[Path], None], *, compress: bool | 
     compressed = path.suffix.lower() == ".gz" if compress is None else compress
     plain_name = path.name[: -len(path.suffix)] if compressed else path.name
     mode = stat.S_IMODE(os.stat(path).st_mode) if path.exists() else _new_file_mode()
-    handle, name = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=f".partial-{plain_name}")
+    try:
+        handle, name = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=f".partial-{plain_name}")
+    except OSError as error:
+        raise _naming_target(error, path) from None
     os.close(handle)
     temporary = Path(name)
     with _removed_on_signal(temporary):
@@ -120,10 +183,20 @@ def atomic_write(path: Path, write: Callable[[Path], None], *, compress: bool | 
                     stream.write(plain)
             os.chmod(temporary, mode)
             os.replace(temporary, path)
-        except BaseException:
+        except BaseException as error:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
+            if isinstance(error, OSError) and temporary.name in str(error):
+                raise _naming_target(error, path) from None
             raise
+
+
+def _naming_target(error: OSError, path: Path) -> OSError:
+    """The error of a failed write, naming the target rather than the temporary file (which is gone)."""
+    reason = error.strerror or str(error).replace(str(error.filename), "").strip(" :")
+    named = OSError(f"{path}: cannot be written ({reason}); the previous file, if any, is unchanged")
+    named.errno = error.errno  # str() stays the message: no "[Errno N]" before it
+    return named
 
 
 def atomic_write_text(path: Path, text: str) -> None:
