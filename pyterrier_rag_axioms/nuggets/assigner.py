@@ -11,7 +11,6 @@ The assignments go through the same score functions as human ones
 
 from __future__ import annotations
 
-from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -83,11 +82,10 @@ class NuggetAssigner(pt.Transformer):
         self.nugget_frame = load_nuggets(nuggets)
         if model is not None and not isinstance(model, NuggetModel) and not Path(model).is_file():
             raise FileNotFoundError(f"NuggetAssigner: no nugget model file {str(model)!r}")
-
-    @cached_property
-    def decision(self) -> NuggetModel:
-        """The fitted decision in use."""
-        return resolve_nugget_model(self.model)
+        # read, checked and matched with the sentence model now, before any work
+        self.decision: NuggetModel = resolve_nugget_model(model)
+        source = {type(None): "the shipped nugget model", NuggetModel: "the nugget model"}.get(type(model))
+        self.decision.check_embedder(sentence_model, source or f"{model}: the nugget model")
 
     def __repr__(self) -> str:
         shown = [f"nuggets={'<frame>' if isinstance(self.nuggets, pd.DataFrame) else str(self.nuggets)!r}"]

@@ -46,34 +46,48 @@ def _nugget_fields(item: Mapping[str, Any], where: str) -> tuple[str, str, str |
     return text, importance, None if nugget_id is None else str(nugget_id)
 
 
-def _numbered(rows: list[tuple[str, str | None, str, str]], source: str) -> pd.DataFrame:
-    """The nugget frame of (qid, nugget_id or None, text, importance) rows: ids numbered per qid where absent."""
+def _numbered(rows: list[tuple[str, str | None, str, str, str]]) -> pd.DataFrame:
+    """The nugget frame of (qid, nugget_id or None, text, importance, where) rows: ids numbered per qid where
+    absent; ``where`` (file and line, or frame row) names a repeated id."""
     counts: dict[str, int] = {}
-    seen: set[tuple[str, str]] = set()
+    seen: dict[tuple[str, str], str] = {}
     records = []
-    for qid, nugget_id, text, importance in rows:
+    for qid, nugget_id, text, importance, where in rows:
         position = counts.get(qid, 0)
         counts[qid] = position + 1
         nugget_id = str(position) if nugget_id is None else nugget_id
         if (qid, nugget_id) in seen:
-            raise ValueError(f"{source}: nugget_id {nugget_id!r} occurs twice for qid {qid!r}")
-        seen.add((qid, nugget_id))
+            raise ValueError(
+                f"{where}: nugget_id {nugget_id!r} occurs twice for qid {qid!r} (first at {seen[(qid, nugget_id)]})"
+            )
+        seen[(qid, nugget_id)] = where
         records.append((qid, nugget_id, text, importance))
     return pd.DataFrame(records, columns=NUGGET_COLUMNS)
 
 
-def _topic_nuggets(records, source: str) -> pd.DataFrame:
+def _qid(value: object, where: str) -> str:
+    """A qid as text: a string, or a whole number as its digits; a float (``1.0``) is refused, not guessed."""
+    if isinstance(value, float) and value != value:
+        value = None
+    if value is None or isinstance(value, bool) or not isinstance(value, (str, int)) or not str(value).strip():
+        kind = "missing" if value is None else f"{type(value).__name__} {value!r}"
+        hint = (
+            "; a float column often comes from a missing value: read the ids as text (dtype={'qid': str})"
+            if isinstance(value, float) else ""
+        )
+        raise ValueError(f"{where}: qid must be a non-empty string or whole number, not {kind}{hint}")
+    return str(value)
+
+
+def _topic_nuggets(records) -> pd.DataFrame:
     """The nuggets of (where, record) pairs, each record a nugget or a topic with a ``nuggets`` list."""
-    rows: list[tuple[str, str | None, str, str]] = []
+    rows: list[tuple[str, str | None, str, str, str]] = []
     topics: dict[str, tuple[str, list[tuple[str | None, str, str]]]] = {}
     for where, record in records:
-        qid = record.get("qid", record.get("topic_id"))
-        if qid is None or isinstance(qid, bool) or not isinstance(qid, (str, int)) or not str(qid).strip():
-            raise ValueError(f"{where}: field 'qid' is missing or not a string")
-        qid = str(qid)
+        qid = _qid(record.get("qid", record.get("topic_id")), where)
         if "nuggets" not in record:
             text, importance, nugget_id = _nugget_fields(record, where)
-            rows.append((qid, nugget_id, text, importance))
+            rows.append((qid, nugget_id, text, importance, where))
             continue
         if not isinstance(record["nuggets"], list):
             raise ValueError(f"{where}: field 'nuggets' must be a list")
@@ -89,15 +103,18 @@ def _topic_nuggets(records, source: str) -> pd.DataFrame:
                 raise ValueError(f"{where}: the nuggets of qid {qid!r} differ from those at {first}")
             continue
         topics[qid] = (where, nuggets)
-        rows.extend((qid, nugget_id, text, importance) for nugget_id, text, importance in nuggets)
-    return _numbered(rows, source)
+        rows.extend(
+            (qid, nugget_id, text, importance, f"{where}: nugget {position}")
+            for position, (nugget_id, text, importance) in enumerate(nuggets)
+        )
+    return _numbered(rows)
 
 
 def _frame_nuggets(frame: pd.DataFrame) -> pd.DataFrame:
     if "nuggets" in frame.columns and "nugget" not in frame.columns and "text" not in frame.columns:
         # one row per topic or response with its nuggets, as load_nugget_assignments gives them
-        return _topic_nuggets(((f"nugget frame, row {position}", record)
-                               for position, record in enumerate(frame.to_dict("records"))), "nugget frame")
+        return _topic_nuggets((f"nugget frame, row {position}", record)
+                              for position, record in enumerate(frame.to_dict("records")))
     text_column = "nugget" if "nugget" in frame.columns else "text"
     missing = [column for column in ("qid", text_column, "importance") if column not in frame.columns]
     if missing:
@@ -108,19 +125,17 @@ def _frame_nuggets(frame: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for position, record in enumerate(frame.to_dict("records")):
         where = f"nugget frame, row {position}"
-        qid = record["qid"]
-        if qid is None or (isinstance(qid, float) and qid != qid) or not str(qid).strip():
-            raise ValueError(f"{where}: qid is missing")
+        qid = _qid(record["qid"], where)
         item = {"nugget": record[text_column], "importance": record["importance"]}
         if "nugget_id" in frame.columns and pd.notna(record["nugget_id"]):
             item["nugget_id"] = record["nugget_id"]
         text, importance, nugget_id = _nugget_fields(item, where)
-        rows.append((str(qid), nugget_id, text, importance))
-    return _numbered(rows, "nugget frame")
+        rows.append((qid, nugget_id, text, importance, where))
+    return _numbered(rows)
 
 
 def _file_nuggets(path: Path) -> pd.DataFrame:
-    frame = _topic_nuggets(((f"{path}:{number}", record) for number, record in iter_jsonl(path)), str(path))
+    frame = _topic_nuggets((f"{path}:{number}", record) for number, record in iter_jsonl(path))
     if frame.empty:
         raise ValueError(f"{path}:1: no nuggets in the file")
     return frame

