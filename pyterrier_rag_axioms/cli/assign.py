@@ -15,7 +15,6 @@ from collections.abc import Sequence
 import pandas as pd
 
 from pyterrier_rag_axioms.cli._common import (
-    CommandLineError,
     CommandLineParser,
     add_cache_option,
     add_progress_options,
@@ -71,29 +70,30 @@ def run_scores(assignments: pd.DataFrame) -> pd.DataFrame:
 
 
 def assign_main(argv: Sequence[str]) -> int:
-    """Score the runs of TREC 2024 RAG run files by automatically assigned nuggets."""
+    """Score the runs of TREC 2024 RAG run files by automatically assigned nuggets.
+
+    Everything that can be checked is checked before the work: each output against the inputs and
+    against the other output, each output's folder, the nugget file, the run files and the model
+    (strictly, and against the sentence model in use).
+    """
     args = build_parser().parse_args(argv)
     resolve_progress(args)
 
-    from pyterrier_rag_axioms.io import check_output_path, format_of, write_frame
-    from pyterrier_rag_axioms.judgments import load_run_file
+    from pyterrier_rag_axioms.io import check_output_paths, format_of
+    from pyterrier_rag_axioms.judgments import load_run_files
     from pyterrier_rag_axioms.nuggets import NuggetAssigner
 
     inputs = [*args.runs, args.nuggets, args.topics, args.model]
-    for path in (args.output, args.assignments):
+    outputs = {"--assignments": args.assignments, "--output": args.output}
+    for path in outputs.values():
         if path:
             format_of(path)  # an unknown output format fails before any work
-            check_output_path(path, inputs=inputs)
+    check_output_paths(outputs, inputs=inputs)
     use_cache_option(args)
+    responses = load_run_files(args.runs, topics=args.topics)
     assigner = NuggetAssigner(
         nuggets=args.nuggets, model=args.model, sentence_model=args.sentence_model, verbose=args.verbose
     )
-    frames = [load_run_file(path, topics=args.topics) for path in args.runs]
-    responses = pd.concat(frames, ignore_index=True)
-    repeated = responses.duplicated(["qid", "docno"])
-    if repeated.any():
-        qid, run = responses.loc[repeated.idxmax(), ["qid", "docno"]]
-        raise CommandLineError(f"run {run!r} answers topic {qid!r} more than once across the run files")
     assignments = assigner(responses[["qid", "query", "docno", "response"]])
     table = run_scores(assignments)
     print(
@@ -103,10 +103,26 @@ def assign_main(argv: Sequence[str]) -> int:
     with pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_rows", 500):
         shown = table.assign(run=table["run"].map(printable))  # run ids drive no terminal
         print(shown.to_string(index=False, float_format=lambda value: f"{value:.3f}"))
-    if args.assignments:
-        write_frame(assignments, args.assignments)
-        print(f"Assignments written to {args.assignments}")
-    if args.output:
-        write_frame(table, args.output)
-        print(f"Run table written to {args.output}")
+    write_outputs([(table, args.output, "Run table"), (assignments, args.assignments, "Assignments")])
     return 0
+
+
+def write_outputs(outputs: Sequence[tuple[pd.DataFrame, str | None, str]]) -> None:
+    """Write each (frame, path, what) whose path is given, each atomically; one that fails loses no other.
+
+    Every output is attempted, and each one written is noted; then the first failure is raised.
+    """
+    from pyterrier_rag_axioms.io import write_frame
+
+    failures: list[Exception] = []
+    for frame, path, what in outputs:
+        if not path:
+            continue
+        try:
+            write_frame(frame, path)
+        except (OSError, ValueError) as error:
+            failures.append(error)
+            continue
+        print(f"{what} written to {path}")
+    if failures:
+        raise failures[0]

@@ -13,7 +13,8 @@ the suffix does not matter), and returns a response frame or a preference frame 
   context, and the judged pairs with one truth column per utility dimension.
 - :func:`load_llm_ratings`: the likelihood an LLM assigns to each response.
 - :func:`load_topics`: a TREC RAG topics file (``qid<TAB>query``).
-- :func:`load_run_file`: a TREC 2024 RAG run file (JSON lines of the track's format).
+
+The track's run files are read in :mod:`pyterrier_rag_axioms.judgments.rag_runs`.
 
 The PyTerrier dataset over the nugget judgments is in :mod:`pyterrier_rag_axioms.judgments.dataset`.
 """
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -281,86 +282,3 @@ def trec_rag_2024_topics(path: str | Path | None = None) -> pd.DataFrame:
             f"({type(error).__name__}: {error}); offline? Fetch them once online, {instead}"
         ) from error
     return pd.DataFrame(queries, columns=["qid", "query"])
-
-def render_answer(answer: list[Mapping[str, Any]]) -> str:
-    """The text of a TREC 2024 RAG answer: its sentences joined by spaces, each followed by its citations.
-
-    Citations are rendered as ``[i,j]`` (indices into the run's references) before the sentence's
-    final punctuation, e.g. ``"Paris is the capital of France [0,2]."``, so that CORR1 counts the
-    sentence as citing.
-    """
-    parts = []
-    for sentence in answer:
-        text = str(sentence["text"]).strip()
-        citations = sentence.get("citations") or []
-        if citations:
-            marker = "[" + ",".join(str(citation) for citation in citations) + "]"
-            if text and text[-1] in ".!?":
-                text = f"{text[:-1].rstrip()} {marker}{text[-1]}"
-            else:
-                text = f"{text} {marker}".strip()
-        if text:
-            parts.append(text)
-    return " ".join(parts)
-
-
-def load_run_file(path: str | Path, *, topics: pd.DataFrame | str | Path | None = None) -> pd.DataFrame:
-    """Load a TREC 2024 RAG run file (JSON lines) as a response frame.
-
-    Each line holds ``topic_id``, ``run_id``, ``references`` (document ids), ``answer`` (a list of
-    ``{"text", "citations"}``, the citations indexing ``references``) and, usually, ``topic`` (the
-    query text). The frame has ``qid`` (topic id), ``query``, ``docno`` (run id), ``response``
-    (rendered by :func:`render_answer`), ``context`` (``None``: runs hold document ids, not texts),
-    ``references`` and ``response_length``.
-
-    Args:
-        path: the run file (gzip-compressed or not).
-        topics: topics (frame ``qid``, ``query`` or the path of a topics file) for lines without
-            ``topic``.
-
-    Raises:
-        ValueError: a malformed line (file and line number in the message), a citation outside
-            ``references``, a repeated (topic, run), or a line without query text and no topic for it.
-    """
-    queries: dict[str, str] = {}
-    if topics is not None:
-        topic_frame = load_topics(topics) if isinstance(topics, (str, Path)) else topics
-        queries = dict(zip(topic_frame["qid"].astype(str), topic_frame["query"]))
-    rows = []
-    for (qid, run_id), line in keyed_records(path, qid="topic_id", docno="run_id", what="run"):
-        references = [str(reference) for reference in line.list_("references")]
-        answer = []
-        for position, sentence in enumerate(line.list_("answer")):
-            if not isinstance(sentence, dict):
-                raise line.error(f"answer sentence {position} must be a JSON object, not {type(sentence).__name__}")
-            item = Record(path, line.number, sentence)
-            text = item.text("text")
-            citations = sentence.get("citations", [])
-            if not isinstance(citations, list) or not all(
-                isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(references) for c in citations
-            ):
-                raise line.error(
-                    f"citations of answer sentence {position} must be indices into the {len(references)} "
-                    f"references, not {citations!r}"
-                )
-            answer.append({"text": text, "citations": citations})
-        if "topic" in line.record:
-            query = line.text("topic")
-        elif qid in queries:
-            query = queries[qid]
-        else:
-            raise line.error(f"no field 'topic' and no query for topic {qid!r} in the given topics")
-        rows.append(
-            {
-                "qid": qid,
-                "query": query,
-                "docno": run_id,
-                "response": render_answer(answer),
-                "context": None,
-                "references": references,
-                "response_length": line.count("response_length"),
-            }
-        )
-    columns = ["qid", "query", "docno", "response", "context", "references", "response_length"]
-    return pd.DataFrame(rows, columns=columns)
-
