@@ -23,6 +23,10 @@ SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
 }
 
 
+#: Exit status after Ctrl-C (128 + SIGINT, as a shell reports a process that SIGINT ended).
+INTERRUPTED_STATUS = 130
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``rag-axioms``: the exit status (2 for bad input or arguments, with one line on stderr)."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -37,6 +41,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if argv and argv[0] in SUBCOMMANDS:
                 return SUBCOMMANDS[argv[0]](argv[1:])
             return judge_main(argv)
+    except KeyboardInterrupt:  # Ctrl-C: one line and the status a shell gives, no traceback
+        print(f"{command}: interrupted", file=sys.stderr)
+        return INTERRUPTED_STATUS
     except BrokenPipeError:  # the reader of stdout left (`rag-axioms ... | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 0

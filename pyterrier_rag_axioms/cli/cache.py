@@ -14,6 +14,20 @@ def _when(seconds: float | None) -> str:
     return datetime.datetime.fromtimestamp(seconds).strftime("%Y-%m-%d %H:%M")
 
 
+def _prune_partial_files(folders: Sequence[str]) -> None:
+    """Remove the temporary files that killed writes left in ``folders``, and say how many."""
+    import os
+
+    from pyterrier_rag_axioms.io.atomic import STALE_PARTIAL_SECONDS, remove_stale_partial_files
+
+    for folder in folders:
+        if not os.path.isdir(folder):
+            raise CommandLineError(f"--outputs-in {folder}: no such folder")
+    removed = [path for folder in folders for path in remove_stale_partial_files(folder)]
+    hours = STALE_PARTIAL_SECONDS / 3600
+    print(f"Removed {len(removed)} .partial-* files left by killed writes (untouched for {hours:g} hour).")
+
+
 def cache_main(argv: Sequence[str]) -> int:
     """Print the cache's namespaces (kind, entries, size, last use); with ``--prune``, remove the unused ones."""
     parser = CommandLineParser(
@@ -29,11 +43,21 @@ def cache_main(argv: Sequence[str]) -> int:
     parser.add_argument(
         "--unused-days", type=float, default=30.0, help="with --prune: days without use (default: %(default)s)"
     )
+    parser.add_argument(
+        "--outputs-in", metavar="DIR", action="append", default=[],
+        help="with --prune: also remove the hidden .partial-* files a killed write left in DIR (and in the cache "
+        "directory), those untouched for an hour; may be given more than once",
+    )
     args = parser.parse_args(argv)
 
     from pyterrier_rag_axioms.tools.cache_upkeep import check_cache, database_path, prune, summary
 
     source, directory = cache_directory(args)
+    if args.outputs_in and not args.prune:
+        raise CommandLineError("--outputs-in goes with --prune")
+    if directory is None and args.prune and args.outputs_in:
+        _prune_partial_files(args.outputs_in)
+        return 0
     if directory is None:
         raise CommandLineError("give the cache directory: --cache DIR, or set $RAG_AXIOMS_CACHE")
     if not args.unused_days >= 0:
@@ -43,6 +67,7 @@ def cache_main(argv: Sequence[str]) -> int:
     if args.prune:
         namespaces, entries = prune(directory, unused_days=args.unused_days)
         print(f"Removed {entries} entries of {namespaces} namespaces not used for {args.unused_days:g} days.")
+        _prune_partial_files([directory, *args.outputs_in])
     records = summary(directory)
     size = path.stat().st_size if path.exists() else 0
     print(f"{path} ({source}): {sum(r['entries'] for r in records)} entries, {size / 1e6:.1f} MB on disk")

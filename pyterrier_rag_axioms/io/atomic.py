@@ -199,6 +199,32 @@ def _naming_target(error: OSError, path: Path) -> OSError:
     return named
 
 
+#: How long a temporary file of :func:`atomic_write` must be untouched before it counts as left behind.
+STALE_PARTIAL_SECONDS = 3600.0
+
+
+def remove_stale_partial_files(folder: str | Path, *, older_than: float = STALE_PARTIAL_SECONDS) -> list[Path]:
+    """Remove the hidden temporary files (``.*.partial-*``) that a killed write (SIGKILL, a power cut) left in
+    ``folder``: those not modified for ``older_than`` seconds, so that a write under way keeps its file.
+
+    Returns the files removed.
+    """
+    import time
+
+    removed = []
+    now = time.time()
+    for candidate in Path(folder).glob(".*.partial-*"):
+        try:
+            info = candidate.lstat()
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode) and now - info.st_mtime >= older_than:
+            with contextlib.suppress(OSError):
+                candidate.unlink()
+                removed.append(candidate)
+    return removed
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     """Write a UTF-8 text file atomically (see :func:`atomic_write`)."""
     atomic_write(Path(path), lambda target: Path(target).write_text(text, encoding="utf-8"))

@@ -276,3 +276,72 @@ def test_assign_writes_both_outputs_and_a_real_process_refuses_in_one_line(input
         )
     )
     assert "name one file" in line
+
+
+def test_ctrl_c_prints_one_line_and_exits_130(inputs, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from conftest import PROJECT_ROOT
+
+    environment = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "HF_HUB_OFFLINE": "1"}
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pyterrier_rag_axioms",
+            "assign",
+            str(inputs["runs"]),
+            "--nuggets",
+            str(inputs["nuggets"]),
+            "--output",
+            str(inputs["old"]),
+            "--cache",
+            "none",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
+        cwd=tmp_path,
+    )
+    maps = f"/proc/{process.pid}/maps"
+    while process.poll() is None:  # the work is under way once the models' libraries are loaded
+        try:
+            if "torch" in open(maps).read():
+                break
+        except OSError:
+            break
+        time.sleep(0.05)
+    assert process.poll() is None, process.communicate()
+    before = inputs["old"].read_bytes()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=600)
+    assert process.returncode == 130, err
+    assert err.strip().splitlines() == ["rag-axioms assign: interrupted"], err
+    assert inputs["old"].read_bytes() == before
+
+
+def test_cache_prune_removes_the_partial_files_killed_writes_left(tmp_path, capsys, monkeypatch):
+    import os
+    import time
+
+    monkeypatch.delenv("RAG_AXIOMS_CACHE", raising=False)
+    outputs, cache = tmp_path / "outputs", tmp_path / "cache"
+    outputs.mkdir()
+    cache.mkdir()
+    stale = [outputs / ".a1b2c3.partial-table.jsonl", cache / ".x9y8.partial-model.json"]
+    fresh = outputs / ".d4e5.partial-pairs.jsonl"  # a write under way
+    kept = outputs / "table.jsonl"
+    for path in [*stale, fresh, kept]:
+        path.write_text("{}\n")
+    hours_ago = time.time() - 2 * 3600
+    for path in [*stale, kept]:
+        os.utime(path, (hours_ago, hours_ago))
+    assert main(["cache", "--prune", "--cache", str(cache), "--outputs-in", str(outputs)]) == 0
+    assert "Removed 2 .partial-* files" in capsys.readouterr().out
+    assert not any(path.exists() for path in stale) and fresh.exists() and kept.exists()
+    assert main(["cache", "--outputs-in", str(outputs)]) == 2  # only with --prune
