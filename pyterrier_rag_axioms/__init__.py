@@ -20,6 +20,7 @@ from pyterrier_rag_axioms.axioms import AXIOM_NAMES as _AXIOM_NAMES
 from pyterrier_rag_axioms.axioms import Axiom, FeatureAxiom, compare_with_margin
 from pyterrier_rag_axioms.evaluation import agreement
 from pyterrier_rag_axioms.frames import preference_frame, response_frame
+from pyterrier_rag_axioms.nuggets import NuggetExtractor
 from pyterrier_rag_axioms.pipelines import BestOfN, MultiGenerator, SamplingReader
 from pyterrier_rag_axioms.preference import PreferenceModel
 from pyterrier_rag_axioms.registry import EXTRA_AXIOMS, GEN_AXIOMS, RAG_AXIOMS
@@ -38,7 +39,7 @@ __all__ = [
     # combinators, rankers, the fitted model and the pyterrier-rag transformers
     "Cascade", "Combinator", "Conjunction", "MajorityVote", "WeightedSum",
     "AxiomaticReranker", "KwikSort", "PreferenceCountReranker", "PreferenceModel",
-    "BestOfN", "MultiGenerator", "SamplingReader",
+    "BestOfN", "MultiGenerator", "SamplingReader", "NuggetExtractor",
     # the subpackages
     "axioms", "evaluation", "frames", "io", "judgments", "nuggets", "parallel", "pipelines", "preference", "registry",
     "reranking", "tools",

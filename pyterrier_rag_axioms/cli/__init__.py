@@ -1,5 +1,5 @@
-"""The ``rag-axioms`` command: judge (``rag-axioms [FILE]``), ``rerank``, ``runs``, ``assign``, ``cache`` and
-``data``, a module each. Not here: what the commands run (axioms, rankers, evaluation), only how they are called."""
+"""The ``rag-axioms`` command: judge (``rag-axioms [FILE]``), ``rerank``, ``runs``, ``assign``, ``nuggetize``,
+``cache`` and ``data``, a module each. Not here: what the commands run, only how they are called."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pyterrier_rag_axioms.cli.assign import assign_main
 from pyterrier_rag_axioms.cli.cache import cache_main
 from pyterrier_rag_axioms.cli.data import data_main
 from pyterrier_rag_axioms.cli.judge import judge_main
+from pyterrier_rag_axioms.cli.nuggetize import nuggetize_main
 from pyterrier_rag_axioms.cli.rerank import rerank_main
 from pyterrier_rag_axioms.cli.runs import runs_main
 
@@ -20,6 +21,7 @@ from pyterrier_rag_axioms.cli.runs import runs_main
 SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "judge": judge_main,  # the default command, by name
     "rerank": rerank_main, "runs": runs_main, "assign": assign_main, "cache": cache_main, "data": data_main,
+    "nuggetize": nuggetize_main,
 }
 
 
@@ -54,4 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE_ERROR_STATUS
 
 
-__all__ = ["SUBCOMMANDS", "assign_main", "cache_main", "data_main", "judge_main", "main", "rerank_main", "runs_main"]
+__all__ = [
+    "SUBCOMMANDS", "assign_main", "cache_main", "data_main", "judge_main", "main", "nuggetize_main", "rerank_main",
+    "runs_main",
+]

@@ -103,10 +103,14 @@ def nugget_score(
     A supported nugget counts 1, a partially supported one 0.5 (0 when ``strict``). ``"all"``
     averages over all nuggets, ``"vital"`` over the vital ones, ``"weighted"`` weights vital
     nuggets 1 and okay nuggets 0.5. NaN when no nugget counts (e.g. a topic without vital nuggets).
+    A nugget with ``"counted": False`` (drawn from this response's own words: no self-credit) is
+    left out.
     """
     _check_score_type(score_type)
     total = weight_sum = 0.0
     for nugget in nuggets:
+        if nugget.get("counted", True) is False:
+            continue
         importance = nugget["importance"]
         if score_type == "vital" and importance != "vital":
             continue
@@ -127,8 +131,9 @@ def nested_assignments(assignments: pd.DataFrame) -> pd.DataFrame:
     """One row per response (``qid``, ``docno``, ``nuggets``) from one row per (response, nugget).
 
     ``assignments`` has ``qid``, ``docno``, ``importance`` and ``assignment`` per row, as
-    :class:`~pyterrier_rag_axioms.nuggets.NuggetAssigner` writes them; responses keep the order of
-    their first row, nuggets their order within a response.
+    :class:`~pyterrier_rag_axioms.nuggets.NuggetAssigner` writes them (and ``counted`` where it
+    has it, kept per nugget); responses keep the order of their first row, nuggets their order
+    within a response.
 
     Raises:
         ValueError: an importance other than vital/okay or an unknown assignment (naming the row).
@@ -149,6 +154,9 @@ def nested_assignments(assignments: pd.DataFrame) -> pd.DataFrame:
         {"importance": importance, "assignment": assignment}
         for importance, assignment in zip(assignments["importance"], assignments["assignment"])
     ]
+    if "counted" in assignments.columns:  # no self-credit (see nugget_score)
+        for nugget, counted in zip(nuggets, assignments["counted"]):
+            nugget["counted"] = bool(counted)
     grouped: dict[tuple[str, str], list[dict[str, str]]] = {}
     for key, nugget in zip(zip(keys["qid"], keys["docno"]), nuggets):
         grouped.setdefault(key, []).append(nugget)

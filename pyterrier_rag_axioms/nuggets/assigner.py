@@ -49,6 +49,9 @@ class NuggetAssigner(pt.Transformer):
     probability of at least partial support; 0 where a number or entity is missing) and ``spans``
     (the answer's passages with the best evidence: the most similar one and the one holding most
     of the nugget's distinctive lemmas). Rows follow the responses' order, and the nuggets' within each.
+    Where the nuggets carry ``drawn_from`` (the docnos whose own words a nugget is, as
+    :class:`~pyterrier_rag_axioms.nuggets.NuggetExtractor` writes it), a last column ``counted`` is
+    false for those responses: no self-credit, the nugget is left out of their scores.
 
     An answer's assignments depend only on the answer, its query and its topic's nuggets, never on
     the other responses in the frame, their order or how the frame is split into batches.
@@ -148,6 +151,12 @@ class NuggetAssigner(pt.Transformer):
                 keys.append((qid, docno, nugget["nugget_id"], nugget["nugget"], nugget["importance"]))
                 evidence.append(pair)
         frame = pd.DataFrame(keys, columns=["qid", "docno", "nugget_id", "nugget", "importance"])
+        if "drawn_from" in self.nugget_frame.columns:  # no self-credit: never counted for its own words
+            drawn = {(qid, nugget_id): set(docnos) if isinstance(docnos, list) else set()
+                     for qid, nugget_id, docnos in self.nugget_frame[["qid", "nugget_id", "drawn_from"]].itertuples(
+                         index=False)}
+            frame["counted"] = [docno not in drawn[(qid, nugget_id)]
+                                for qid, docno, nugget_id in zip(frame["qid"], frame["docno"], frame["nugget_id"])]
         return frame, evidence
 
     def features(self, inp: pd.DataFrame) -> pd.DataFrame:
@@ -209,4 +218,4 @@ class NuggetAssigner(pt.Transformer):
             assignment=decision.assign(probability),
             confidence=np.round(probability, 6),
             spans=[list(pair.spans) for pair in evidence],
-        )[ASSIGNMENT_COLUMNS]
+        )[ASSIGNMENT_COLUMNS + (["counted"] if "counted" in frame.columns else [])]

@@ -29,6 +29,26 @@ from pyterrier_rag_axioms.io import iter_jsonl
 NUGGET_COLUMNS: list[str] = ["qid", "nugget_id", "nugget", "importance"]
 #: The importance labels of TREC RAG nuggets.
 IMPORTANCES: tuple[str, ...] = ("vital", "okay")
+#: Optional fields of a nugget kept as columns after :data:`NUGGET_COLUMNS` where a source has them:
+#: the provenance that :class:`~pyterrier_rag_axioms.nuggets.NuggetExtractor` writes.
+PROVENANCE_COLUMNS: tuple[str, ...] = ("support", "sources", "drawn_from", "passages")
+
+
+def _provenance(item: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The provenance fields of one nugget record (``drawn_from`` and ``sources``: lists of docnos)."""
+    found = {name: item[name] for name in PROVENANCE_COLUMNS if name in item and _given(item[name])}
+    for name in ("sources", "drawn_from", "passages"):
+        value = found.get(name)
+        value = value.tolist() if hasattr(value, "tolist") else value  # an array, as parquet gives lists back
+        if value is not None and (not isinstance(value, (list, tuple)) or not all(isinstance(d, str) for d in value)):
+            raise ValueError(f"{where}: {name} must be a list of strings, not {value!r}")
+        if value is not None:
+            found[name] = list(value)
+    return found
+
+
+def _given(value: Any) -> bool:
+    return value is not None and value is not pd.NA and not (isinstance(value, float) and value != value)
 
 
 def _nugget_fields(item: Mapping[str, Any], where: str) -> tuple[str, str, str | None]:
@@ -46,13 +66,16 @@ def _nugget_fields(item: Mapping[str, Any], where: str) -> tuple[str, str, str |
     return text, importance, None if nugget_id is None else str(nugget_id)
 
 
-def _numbered(rows: list[tuple[str, str | None, str, str, str]]) -> pd.DataFrame:
-    """The nugget frame of (qid, nugget_id or None, text, importance, where) rows: ids numbered per qid where
-    absent; ``where`` (file and line, or frame row) names a repeated id."""
+def _numbered(rows: list[tuple]) -> pd.DataFrame:
+    """The nugget frame of (qid, nugget_id or None, text, importance, where, provenance) rows: ids numbered
+    per qid where absent (``where``, file and line or frame row, names a repeated id); provenance columns
+    where any row has them."""
     counts: dict[str, int] = {}
     seen: dict[tuple[str, str], str] = {}
     records = []
-    for qid, nugget_id, text, importance, where in rows:
+    extras: list[dict[str, Any]] = []
+    for qid, nugget_id, text, importance, where, provenance in rows:
+        extras.append(provenance)
         position = counts.get(qid, 0)
         counts[qid] = position + 1
         nugget_id = str(position) if nugget_id is None else nugget_id
@@ -62,7 +85,11 @@ def _numbered(rows: list[tuple[str, str | None, str, str, str]]) -> pd.DataFrame
             )
         seen[(qid, nugget_id)] = where
         records.append((qid, nugget_id, text, importance))
-    return pd.DataFrame(records, columns=NUGGET_COLUMNS)
+    frame = pd.DataFrame(records, columns=NUGGET_COLUMNS)
+    for name in PROVENANCE_COLUMNS:
+        if any(name in provenance for provenance in extras):
+            frame[name] = pd.Series([provenance.get(name) for provenance in extras], dtype=object)
+    return frame
 
 
 def _qid(value: object, where: str) -> str:
@@ -81,13 +108,13 @@ def _qid(value: object, where: str) -> str:
 
 def _topic_nuggets(records) -> pd.DataFrame:
     """The nuggets of (where, record) pairs, each record a nugget or a topic with a ``nuggets`` list."""
-    rows: list[tuple[str, str | None, str, str, str]] = []
-    topics: dict[str, tuple[str, list[tuple[str | None, str, str]]]] = {}
+    rows: list[tuple] = []
+    topics: dict[str, tuple[str, list[tuple]]] = {}
     for where, record in records:
         qid = _qid(record.get("qid", record.get("topic_id")), where)
         if "nuggets" not in record:
             text, importance, nugget_id = _nugget_fields(record, where)
-            rows.append((qid, nugget_id, text, importance, where))
+            rows.append((qid, nugget_id, text, importance, where, _provenance(record, where)))
             continue
         if not isinstance(record["nuggets"], list):
             raise ValueError(f"{where}: field 'nuggets' must be a list")
@@ -96,7 +123,7 @@ def _topic_nuggets(records) -> pd.DataFrame:
             if not isinstance(item, dict):
                 raise ValueError(f"{where}: nugget {position} must be a JSON object")
             text, importance, nugget_id = _nugget_fields(item, f"{where}: nugget {position}")
-            nuggets.append((nugget_id, text, importance))
+            nuggets.append((nugget_id, text, importance, _provenance(item, f"{where}: nugget {position}")))
         if qid in topics:
             first, known = topics[qid]
             if known != nuggets:
@@ -104,8 +131,8 @@ def _topic_nuggets(records) -> pd.DataFrame:
             continue
         topics[qid] = (where, nuggets)
         rows.extend(
-            (qid, nugget_id, text, importance, f"{where}: nugget {position}")
-            for position, (nugget_id, text, importance) in enumerate(nuggets)
+            (qid, nugget_id, text, importance, f"{where}: nugget {position}", provenance)
+            for position, (nugget_id, text, importance, provenance) in enumerate(nuggets)
         )
     return _numbered(rows)
 
@@ -130,7 +157,7 @@ def _frame_nuggets(frame: pd.DataFrame) -> pd.DataFrame:
         if "nugget_id" in frame.columns and pd.notna(record["nugget_id"]):
             item["nugget_id"] = record["nugget_id"]
         text, importance, nugget_id = _nugget_fields(item, where)
-        rows.append((qid, nugget_id, text, importance, where))
+        rows.append((qid, nugget_id, text, importance, where, _provenance(record, where)))
     return _numbered(rows)
 
 

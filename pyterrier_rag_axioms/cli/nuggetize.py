@@ -1,0 +1,115 @@
+"""``rag-axioms nuggetize``: draw each topic's nuggets from the answers of TREC RAG runs, without an LLM.
+
+TREC 2024 RAG run files (JSON lines, one answer per topic) in; each topic's nuggets, drawn by
+:class:`~pyterrier_rag_axioms.nuggets.NuggetExtractor` from what several runs' answers state, out
+in nuggetizer's "create" format: one topic per line, ``{"qid", "query", "nuggets": [{"text",
+"importance", "nugget_id", "support", "sources", "drawn_from", "passages"}]}``. A person may edit
+the file (delete a nugget, reword it, make a vital one okay); ``rag-axioms assign --nuggets``
+reads it back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+
+import pandas as pd
+
+from pyterrier_rag_axioms.cli._common import (
+    CommandLineError,
+    CommandLineParser,
+    add_cache_option,
+    add_progress_options,
+    printable,
+    resolve_progress,
+    use_cache_option,
+)
+
+#: The command's name in its notes and errors.
+COMMAND = "rag-axioms nuggetize"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = CommandLineParser(
+        prog=COMMAND,
+        description="Draw each topic's nuggets from the answers of TREC 2024 RAG run files, without an LLM, "
+        "and write them as nuggetizer writes created nuggets (one topic per line) for review.",
+    )
+    parser.add_argument("runs", nargs="+", metavar="RUN", help="TREC 2024 RAG run file(s) (JSON lines, gzip or not)")
+    parser.add_argument("--output", metavar="FILE", required=True, help="the nugget file to write (JSON lines)")
+    parser.add_argument("--topics", metavar="FILE", help="topics file (qid<TAB>query) for lines without 'topic'")
+    parser.add_argument("--max-nuggets", metavar="N", type=int, default=20, help="most nuggets per topic (default 20)")
+    parser.add_argument("--sentence-model", metavar="NAME", help="sentence-transformers model name or path")
+    add_progress_options(parser)
+    add_cache_option(parser)
+    return parser
+
+
+def checked_output(path: str, inputs: Sequence[str | None]) -> None:
+    """Refuse, before any work, an output that is empty, a directory, an input or in no folder."""
+    from pyterrier_rag_axioms.io import check_output_path
+
+    if not path.strip():
+        raise CommandLineError("--output: the path is empty; give the name of the nugget file to write")
+    check_output_path(path, inputs=inputs)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise CommandLineError(f"--output {path}: no such folder {folder}")
+
+
+def run_answers(paths: Sequence[str], topics: str | None) -> pd.DataFrame:
+    """The answers of the run files, one response per (topic, run); a file without answers is an error."""
+    from pyterrier_rag_axioms.judgments import load_run_file
+
+    frames = []
+    for path in paths:
+        frame = load_run_file(path, topics=topics)
+        answered = frame["response"].str.strip().astype(bool)
+        if not answered.any():
+            raise CommandLineError(f"{path}: the run file holds no answer (no line with answer text)")
+        frames.append(frame[answered])
+    responses = pd.concat(frames, ignore_index=True)
+    repeated = responses.duplicated(["qid", "docno"])
+    if repeated.any():
+        qid, run = responses.loc[repeated.idxmax(), ["qid", "docno"]]
+        raise CommandLineError(f"run {run!r} answers topic {qid!r} more than once across the run files")
+    counts = responses.groupby("qid", sort=True)["docno"].agg(list)
+    alone = counts[counts.map(len) < 2]
+    if len(alone):
+        qid, runs = alone.index[0], alone.iloc[0]
+        raise CommandLineError(
+            f"topic {qid!r} has one answer (run {runs[0]!r}); nuggets are what several runs state, so give the "
+            "run files of at least two runs for every topic"
+        )
+    return responses
+
+
+def nuggetize_main(argv: Sequence[str]) -> int:
+    """Write each topic's nuggets, drawn from the run files' answers, to ``--output``."""
+    args = build_parser().parse_args(argv)
+    resolve_progress(args)
+    checked_output(args.output, [*args.runs, args.topics])
+    if args.max_nuggets < 1:
+        raise CommandLineError(f"--max-nuggets must be at least 1, not {args.max_nuggets}")
+    use_cache_option(args)
+
+    from pyterrier_rag_axioms.nuggets import NuggetExtractor
+    from pyterrier_rag_axioms.nuggets.review import save_nuggets
+
+    responses = run_answers(args.runs, args.topics)
+    extractor = NuggetExtractor(max_nuggets=args.max_nuggets, sentence_model=args.sentence_model, verbose=args.verbose)
+    nuggets = extractor(responses[["qid", "query", "docno", "response"]])
+    empty = sorted(set(responses["qid"]) - set(nuggets["qid"]))
+    save_nuggets(nuggets, args.output)
+    print(
+        f"{len(nuggets)} nuggets ({(nuggets['importance'] == 'vital').sum()} vital) drawn from {len(responses)} "
+        f"answers of {responses['docno'].nunique()} runs to {responses['qid'].nunique()} topics; "
+        f"written to {printable(args.output)}"
+    )
+    if empty:
+        print(
+            f"no statement is made by several runs for {len(empty)} topics (e.g. {printable(empty[0])}): "
+            "they have no nuggets in the file"
+        )
+    return 0

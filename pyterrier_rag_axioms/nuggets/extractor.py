@@ -1,0 +1,253 @@
+"""NuggetExtractor: each topic's nuggets drawn from its answers and their passages, without an LLM.
+
+TREC's nuggets are facts that several good answers state. The extractor reads them off the pool of
+answers (the pyramid idea, see ``docs/pool.md``): the statements that many *other* answers restate
+become the topic's nuggets, for a person to review and for
+:class:`~pyterrier_rag_axioms.nuggets.NuggetAssigner` to assign.
+
+Per topic:
+
+1. **Candidates** are the sentences and clauses of every distinct answer and of the context
+   passages the answers carry, cleaned to stand alone (see
+   :mod:`~pyterrier_rag_axioms.nuggets.candidates`).
+2. **Support.** All candidates are embedded by the shared sentence model; one matrix product
+   gives every cosine. An answer restates a candidate where one of its own candidates reaches
+   ``similarity``; a candidate's support is the number of distinct answers other than its own
+   that restate it (identical answers count once).
+3. **Selection.** The best-supported candidate (then the one closest to its supporters, then the
+   shortest) becomes a nugget; its paraphrases (cosine >= ``merge_similarity``), the sentence it
+   was cut from and the clauses cut from it leave the race; repeat while a candidate has at least
+   ``min_support`` supporting answers, up to ``max_nuggets``.
+4. **Importance**, in one line: vital where at least ``vital_share`` times as many answers state
+   it as state the topic's best-supported nugget, okay otherwise.
+
+Provenance columns: ``support`` (the number of distinct answers that state the nugget),
+``sources`` (their docnos), ``drawn_from`` (the docnos whose own words the nugget is; empty for a
+passage of the context) and ``passages`` (up to two source sentences, for review). **No
+self-credit:** ``NuggetAssigner`` leaves a nugget out of the score of every response in its
+``drawn_from`` (its column ``counted`` is false there), so no answer is rewarded for its own words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pyterrier as pt
+
+from pyterrier_rag_axioms.frames import response_frame
+from pyterrier_rag_axioms.nuggets.candidates import Candidate, candidates_of, statements
+from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, resolve_sentence_similarity
+from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
+
+#: The columns of the extractor's output, in order: a nugget frame with its provenance.
+EXTRACTED_COLUMNS: list[str] = [
+    "qid",
+    "query",
+    "nugget_id",
+    "nugget",
+    "importance",
+    "support",
+    "sources",
+    "drawn_from",
+    "passages",
+]
+
+
+@dataclass
+class Voice:
+    """One distinct answer text of a topic and the docnos that gave it."""
+
+    text: str
+    docnos: list[str]
+    candidates: list[Candidate]
+
+
+@dataclass(kw_only=True, eq=False)
+class NuggetExtractor(pt.Transformer):
+    """Draw each topic's nuggets from what several of its answers state (see the module), without an LLM.
+
+    Input: a response frame (``qid``, ``query``, ``docno``, ``response`` and, optionally,
+    ``context`` passages). Output: a nugget frame that
+    :func:`~pyterrier_rag_axioms.nuggets.load_nuggets` and ``NuggetAssigner(nuggets=...)`` accept,
+    one row per nugget: ``qid``, ``query``, ``nugget_id`` (``"0"``, ``"1"``, ... by support),
+    ``nugget``, ``importance`` and the provenance ``support``, ``sources``, ``drawn_from`` and
+    ``passages``; topics in order of qid.
+
+    Deterministic: the nuggets of a topic depend on its answers and passages only, never on the
+    order of the rows or on the other topics in the frame.
+    """
+
+    #: The cosine similarity (all-MiniLM-L6-v2) from which an answer's statement restates a candidate.
+    similarity: float = 0.7
+    #: The cosine from which a candidate is a paraphrase of a chosen nugget (``None``: ``similarity``).
+    merge_similarity: float | None = None
+    #: The fewest other answers that must restate a candidate for it to become a nugget.
+    min_support: int = 2
+    #: The most nuggets per topic (TREC keeps at most 30).
+    max_nuggets: int = 20
+    #: Vital where the support is at least this share of the topic's largest support.
+    vital_share: float = 0.5
+    #: The fewest content lemmas a candidate must have beyond the query's (no restated questions).
+    min_new_terms: int = 2
+    #: The most words of a candidate (longer sentences offer their clauses instead).
+    max_words: int = 30
+    #: A sentence-transformers model name or path (default: all-MiniLM-L6-v2), or a shared tool.
+    sentence_model: SentenceSimilarity | str | None = None
+    #: A spaCy model name or analyzer (default: the shared one).
+    text_analyzer: TextAnalyzer | str | None = None
+    #: Show progress over the topics.
+    verbose: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("similarity", "vital_share"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+                raise ValueError(f"NuggetExtractor: {name} must be a number from 0 to 1, not {value!r}")
+        merge = self.merge_similarity
+        if merge is not None and (
+            isinstance(merge, bool) or not isinstance(merge, (int, float)) or not 0.0 <= merge <= 1.0
+        ):
+            raise ValueError(f"NuggetExtractor: merge_similarity must be None or a number from 0 to 1, not {merge!r}")
+        for name, least in (("min_support", 1), ("max_nuggets", 1), ("min_new_terms", 0), ("max_words", 1)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise ValueError(f"NuggetExtractor: {name} must be a whole number >= {least}, not {value!r}")
+
+    def __repr__(self) -> str:
+        shown = [
+            f"{name}={getattr(self, name)!r}"
+            for name, default in type(self).__dataclass_fields__.items()
+            if name != "verbose" and getattr(self, name) != default.default
+        ]
+        return f"NuggetExtractor({', '.join(shown)})"
+
+    @property
+    def encoder(self) -> SentenceSimilarity:
+        """The sentence model in use."""
+        return resolve_sentence_similarity(self.sentence_model)
+
+    @property
+    def analyzer(self) -> TextAnalyzer:
+        """The text analyzer in use."""
+        return resolve_text_analyzer(self.text_analyzer)
+
+    def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """The nuggets of each topic of a response frame, with their provenance (see the class)."""
+        responses = response_frame(inp, self)
+        if responses.empty:
+            return pd.DataFrame(
+                {column: pd.Series(dtype=int if column == "support" else object) for column in EXTRACTED_COLUMNS}
+            )
+        topics = sorted(dict.fromkeys(responses["qid"]))
+        single = [qid for qid in topics if (responses["qid"] == qid).sum() < 2]
+        if single:
+            raise ValueError(
+                f"NuggetExtractor: topic {single[0]!r} has one answer"
+                + (f" (and {len(single) - 1} more topics)" if len(single) > 1 else "")
+                + "; nuggets are what several answers state, so give each topic at least two answers"
+            )
+        passages = [p for context in responses["context"] if context for p in context]
+        texts = [*responses["query"], *responses["response"], *passages]
+        parts = statements(self.analyzer, texts, verbose=self.verbose)
+        frames = []
+        iterator = pt.tqdm(topics, desc="NuggetExtractor", unit="topic") if self.verbose else topics
+        for qid in iterator:
+            rows = responses[responses["qid"] == qid]
+            frames.append(self.topic_nuggets(qid, rows, parts))
+        return pd.concat(frames, ignore_index=True)[EXTRACTED_COLUMNS]
+
+    def topic_nuggets(
+        self, qid: str, rows: pd.DataFrame, parts: dict[str, list[tuple[str, str, frozenset[str]]]]
+    ) -> pd.DataFrame:
+        """The nuggets of one topic's answers (``parts``: the statements of every text, see
+        :func:`~pyterrier_rag_axioms.nuggets.candidates.statements`)."""
+        query = rows["query"].iloc[0]
+        query_lemmas = frozenset().union(*(lemmas for _, _, lemmas in parts[query]))
+        limits = {"min_new_terms": self.min_new_terms, "max_words": self.max_words}
+        by_text: dict[str, list[str]] = {}
+        for docno, text in sorted(zip(rows["docno"], rows["response"])):
+            by_text.setdefault(text, []).append(docno)
+        voices = [
+            Voice(text, docnos, candidates_of(parts[text], docnos[0], query_lemmas, **limits))
+            for text, docnos in sorted(by_text.items(), key=lambda item: item[1][0])
+        ]
+        answer_texts = {candidate.text for voice in voices for candidate in voice.candidates}
+        context = sorted({p for passages in rows["context"] if passages for p in passages})
+        context_candidates = {
+            c.text: c
+            for p in context
+            for c in candidates_of(parts[p], "", query_lemmas, **limits)
+            if c.text not in answer_texts
+        }
+        candidates = [c for voice in voices for c in voice.candidates] + sorted(
+            context_candidates.values(), key=lambda c: c.text
+        )
+        owners = np.array(
+            [v for v, voice in enumerate(voices) for _ in voice.candidates] + [-1] * len(context_candidates), dtype=int
+        )
+        if not candidates:
+            return pd.DataFrame(columns=EXTRACTED_COLUMNS)
+        vectors = self.encoder.embed([c.text for c in candidates]).astype(np.float64)
+        similarity = vectors @ vectors.T  # the one matrix product of the topic
+        answer_count = int((owners >= 0).sum())
+        # best[c, v]: the best cosine of candidate c with a statement of answer v (never its own answer)
+        starts = np.flatnonzero(np.r_[True, np.diff(owners[:answer_count]) != 0]) if answer_count else []
+        best = (
+            np.maximum.reduceat(similarity[:, :answer_count], starts, axis=1)
+            if answer_count
+            else np.zeros((len(candidates), 0))
+        )
+        present = np.unique(owners[:answer_count])
+        best_of = np.full((len(candidates), len(voices)), -1.0)
+        best_of[:, present] = best
+        best_of[owners >= 0, owners[owners >= 0]] = -1.0
+        restated = best_of >= self.similarity
+        support = restated.sum(axis=1)
+        closeness = np.where(restated, best_of, 0.0).sum(axis=1)
+        words = np.array([c.words for c in candidates])
+        order = np.lexsort((np.array([c.text for c in candidates]), words, -closeness, -support))
+        merge = self.similarity if self.merge_similarity is None else self.merge_similarity
+        open_ = np.ones(len(candidates), dtype=bool)
+        chosen = []
+        for index in order:
+            if len(chosen) == self.max_nuggets or support[index] < self.min_support:
+                break
+            if not open_[index]:
+                continue
+            chosen.append(index)
+            picked = candidates[index]
+            open_ &= similarity[index] < merge
+            open_ &= np.array([c.text != picked.sentence and c.sentence != picked.text for c in candidates])
+        return self._frame(qid, query, chosen, candidates, owners, similarity, restated, voices)
+
+    def _frame(self, qid, query, chosen, candidates, owners, similarity, restated, voices) -> pd.DataFrame:
+        records = []
+        for index in chosen:
+            own = {int(owners[index])} if owners[index] >= 0 else set()
+            stating = sorted(set(np.flatnonzero(restated[index]).tolist()) | own)
+            source = candidates[index].sentence
+            others = np.flatnonzero(np.isin(owners, [v for v in stating if v not in own]))
+            passages = [source]
+            if len(others):
+                closest = candidates[int(others[np.argmax(similarity[index, others])])].sentence
+                passages += [closest] if closest != source else []
+            records.append(
+                {
+                    "qid": qid,
+                    "query": query,
+                    "nugget": candidates[index].text,
+                    "support": len(stating),
+                    "sources": sorted(docno for v in stating for docno in voices[v].docnos),
+                    "drawn_from": sorted(docno for v in own for docno in voices[v].docnos),
+                    "passages": passages,
+                }
+            )
+        if not records:
+            return pd.DataFrame(columns=EXTRACTED_COLUMNS)
+        frame = pd.DataFrame(records)
+        top = frame["support"].max()
+        frame["importance"] = np.where(frame["support"] >= self.vital_share * top, "vital", "okay")
+        frame["nugget_id"] = [str(position) for position in range(len(frame))]
+        return frame[EXTRACTED_COLUMNS]
