@@ -74,25 +74,28 @@ def topic_features(
         query, nuggets, answers: the evidence of the topic's texts.
         embed: a function from a list of texts to their unit-length embeddings (one row each).
     """
-    spans = sorted({passage.text for answer in answers for passage in _passages(answer)})
     nugget_texts = [nugget.text for nugget in nuggets]
-    # one product for the passages, one for the lemmas
-    similarity = embed(nugget_texts) @ embed(spans).T if spans else np.zeros((len(nuggets), 0))
-    span_index = {text: position for position, text in enumerate(spans)}
     weights = lemma_weights(nuggets, query)
     nugget_lemmas = sorted(weights)
-    answer_lemmas = sorted(frozenset().union(*(passage.lemmas for a in answers for passage in _passages(a))))
-    lemma_similarity = (
-        embed(nugget_lemmas) @ embed(answer_lemmas).T if nugget_lemmas and answer_lemmas
-        else np.zeros((len(nugget_lemmas), len(answer_lemmas)))
-    )
     nugget_lemma_index = {lemma: position for position, lemma in enumerate(nugget_lemmas)}
-    answer_lemma_index = {lemma: position for position, lemma in enumerate(answer_lemmas)}
+    # every distinct text in one call (the encoder batches them; each embedding is the text's own)
+    embed([*nugget_texts, *nugget_lemmas,
+           *sorted({passage.text for answer in answers for passage in _passages(answer)}),
+           *sorted(frozenset().union(*(passage.lemmas for a in answers for passage in _passages(a))))])
+    nugget_vectors = embed(nugget_texts)
+    nugget_lemma_vectors = embed(nugget_lemmas)
     result = []
     for answer in answers:
+        # products over this answer's texts alone: a value never depends on which answers share the call
         passages = _passages(answer)
-        columns = np.array([span_index[passage.text] for passage in passages], dtype=int)
-        cosines = similarity[:, columns]
+        cosines = nugget_vectors @ embed([passage.text for passage in passages]).T if passages \
+            else np.zeros((len(nuggets), 0))
+        answer_lemmas = sorted(frozenset().union(*(passage.lemmas for passage in passages)))
+        answer_lemma_index = {lemma: position for position, lemma in enumerate(answer_lemmas)}
+        lemma_similarity = (
+            nugget_lemma_vectors @ embed(answer_lemmas).T if nugget_lemmas and answer_lemmas
+            else np.zeros((len(nugget_lemmas), len(answer_lemmas)))
+        )
         contrasts = cosines - cosines.mean(axis=0, keepdims=True) if len(nuggets) else cosines
         result.append([
             _pair(nugget, answer, passages, cosines[j], contrasts[j], weights, lemma_similarity,

@@ -165,15 +165,12 @@ class OnnxSentenceEncoder:
 
     @cached_property
     def tokenizer(self):
-        """The model's fast tokenizer, truncating to its maximum sequence length and padding batches."""
+        """The model's fast tokenizer, truncating to its maximum sequence length (no padding)."""
         from tokenizers import Tokenizer
 
         tokenizer = Tokenizer.from_file(str(self.model_path / "tokenizer.json"))
-        special = _read_json(self.model_path / "special_tokens_map.json").get("pad_token", "[PAD]")
-        pad_token = special["content"] if isinstance(special, dict) else special
-        pad_id = tokenizer.token_to_id(pad_token)
         tokenizer.enable_truncation(max_length=self.max_seq_length)
-        tokenizer.enable_padding(pad_id=0 if pad_id is None else pad_id, pad_token=pad_token)
+        tokenizer.no_padding()  # each text runs alone: nothing to pad
         return tokenizer
 
     def get_sentence_embedding_dimension(self) -> int:
@@ -188,31 +185,33 @@ class OnnxSentenceEncoder:
         show_progress_bar: bool = False,
         convert_to_numpy: bool = True,
     ) -> np.ndarray:
-        """Embeddings of ``texts`` (one float32 row each), in batches of texts of similar length."""
+        """Embeddings of ``texts`` (one float32 row each).
+
+        Each text runs through the model alone (a batch of one, without padding), so its embedding
+        is the same bits whatever other texts are encoded with it: onnxruntime's kernels (and the
+        8-bit model's quantization of activations, scaled per batch) give results that depend on
+        the batch's shape and content. ``batch_size`` sets how many texts are tokenized at once.
+        """
         import pyterrier as pt
 
         texts = list(texts)
-        order = np.argsort([-len(text) for text in texts], kind="stable")
-        vectors: np.ndarray | None = None
+        vectors = np.zeros((len(texts), 0), dtype=np.float32)
         starts = range(0, len(texts), batch_size)
         if show_progress_bar:
             starts = pt.tqdm(starts, desc="ONNX encoder", unit="batch")
         for start in starts:
-            positions = order[start : start + batch_size]
-            encodings = self.tokenizer.encode_batch([texts[position] for position in positions])
-            inputs = {
-                "input_ids": np.array([encoding.ids for encoding in encodings], dtype=np.int64),
-                "attention_mask": np.array([encoding.attention_mask for encoding in encodings], dtype=np.int64),
-                "token_type_ids": np.array([encoding.type_ids for encoding in encodings], dtype=np.int64),
-            }
-            batch = self.session.run(None, inputs)[0]
-            if vectors is None:
-                vectors = np.zeros((len(texts), batch.shape[1]), dtype=np.float32)
-            vectors[positions] = batch
-        if vectors is None:
-            return np.zeros((0, 0), dtype=np.float32)
-        if normalize_embeddings or self.normalize:
-            vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+            for position, encoding in enumerate(self.tokenizer.encode_batch(texts[start : start + batch_size])):
+                inputs = {
+                    "input_ids": np.array([encoding.ids], dtype=np.int64),
+                    "attention_mask": np.array([encoding.attention_mask], dtype=np.int64),
+                    "token_type_ids": np.array([encoding.type_ids], dtype=np.int64),
+                }
+                vector = self.session.run(None, inputs)[0][0]
+                if vectors.shape[1] == 0:
+                    vectors = np.zeros((len(texts), len(vector)), dtype=np.float32)
+                if normalize_embeddings or self.normalize:
+                    vector = vector / max(float(np.sqrt(np.dot(vector, vector))), 1e-12)
+                vectors[start + position] = vector
         return vectors
 
     def __repr__(self) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.metadata
+import importlib.util
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
@@ -233,6 +234,26 @@ class SentenceSimilarity(SharedTool):
 def sentence_similarity(model: str | None = None) -> SentenceSimilarity:
     """The process-wide :class:`SentenceSimilarity` for a model (default: all-MiniLM-L6-v2)."""
     return SentenceSimilarity.shared(model=model)
+
+
+def batch_independent_similarity(model: str | None = None, *, backend: str = "onnx") -> SentenceSimilarity:
+    """The process-wide similarity whose embeddings are the same bits whatever batch a text is encoded in.
+
+    The ONNX encoders run each text alone (see
+    :meth:`~pyterrier_rag_axioms.tools.embeddings.onnx_encoder.OnnxSentenceEncoder.encode`); where
+    onnxruntime is not installed, torch encodes one text per batch (``batch_size=1``, slower), since
+    torch's batched encoding pads texts and its kernels' results vary with the batch's shape
+    (differences of about 1e-7).
+
+    Args:
+        model: a sentence-transformers model name or path (default: all-MiniLM-L6-v2).
+        backend: ``"onnx"`` (float32, default) or ``"onnx-int8"``.
+    """
+    if backend not in ("onnx", "onnx-int8"):
+        raise ValueError(f"batch_independent_similarity: backend must be 'onnx' or 'onnx-int8', not {backend!r}")
+    if importlib.util.find_spec("onnxruntime") is None or importlib.util.find_spec("onnx") is None:
+        return SentenceSimilarity.shared(model=model, batch_size=1)
+    return SentenceSimilarity.shared(model=model, backend=backend)
 
 
 def resolve_sentence_similarity(similarity: SentenceSimilarity | str | None) -> SentenceSimilarity:
