@@ -15,7 +15,7 @@ and per-topic tau). Reported, against the human All scores (partial support 0.5)
 Beside it: the crude extractor (whole sentences, cosine >= 0.7, 20 nuggets, no credit for a
 nugget taken from the run's own answer) and the assigner on the human nuggets.
 
-Usage: ``.venv/bin/python benchmarks/fit_nugget_extractor.py`` (about 15 minutes on two cores;
+Usage: ``.venv/bin/python benchmarks/fit_nugget_extractor.py`` (about an hour on two shared cores;
 set ``RAG_AXIOMS_CACHE`` to keep parses and embeddings between runs).
 """
 
