@@ -3,29 +3,35 @@
 TREC 2024 RAG run files (JSON lines, one answer per topic) and a nugget file in; each answer's
 nuggets are assigned by :class:`~pyterrier_rag_axioms.nuggets.NuggetAssigner`, and each run's
 mean nugget scores over its topics come out: All, Vital and Weighted, each also strict (partial
-support counting 0), ranked by the All score. ``rag-axioms runs --nuggets`` reads human
-assignments instead.
+support counting 0), ranked by the All score. With ``--manual`` (assignments by people, e.g.
+NIST's), both sides stand in one table with Kendall's tau between their rankings. Without run
+files, the TREC 2024 RAG sample shipped in the package is scored, and compared with its NIST
+assignments. ``--assignments FILE.jsonl`` writes nuggetizer's assign format, which
+``rag-axioms runs --nuggets`` and nuggetizer's scorer read; ``.tsv`` or ``.parquet`` the flat table.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import pandas as pd
 
 from pyterrier_rag_axioms.cli._common import (
+    CommandLineError,
     CommandLineParser,
     add_cache_option,
     add_progress_options,
-    printable,
+    print_note,
     resolve_progress,
     use_cache_option,
 )
+from pyterrier_rag_axioms.cli.nugget_report import format_comparison, format_run_table
 
 #: The command's name in its notes and errors.
 COMMAND = "rag-axioms assign"
-#: The score columns of the run table, in order.
+#: The score columns of the run table, in order: (column, score type, strict).
 SCORE_COLUMNS: tuple[tuple[str, str, bool], ...] = (
     ("all", "all", False), ("vital", "vital", False), ("weighted", "weighted", False),
     ("all_strict", "all", True), ("vital_strict", "vital", True), ("weighted_strict", "weighted", True),
@@ -37,16 +43,39 @@ def build_parser() -> argparse.ArgumentParser:
         prog=COMMAND,
         description="Assign nuggets to the answers of TREC 2024 RAG run files without an LLM, and score each run.",
     )
-    parser.add_argument("runs", nargs="+", metavar="RUN", help="TREC 2024 RAG run file(s) (JSON lines, gzip or not)")
     parser.add_argument(
-        "--nuggets", metavar="FILE", required=True,
-        help="nugget file (JSON lines: one topic per line with 'nuggets', or one nugget per line)",
+        "runs", nargs="*", metavar="RUN",
+        help="TREC 2024 RAG run file(s) (JSON lines, gzip or not; default: the shipped sample's eight runs, with "
+        "its nuggets and, unless other --nuggets are given, its NIST assignments as --manual)",
+    )
+    parser.add_argument(
+        "--nuggets", metavar="FILE",
+        help="nugget file (JSON lines: one topic per line with 'nuggets' as nuggetizer's create writes it, one "
+        "nugget per line, or an assignment file); needed with run files",
+    )
+    parser.add_argument(
+        "--manual", metavar="FILE",
+        help="assignments by people (nuggetizer's assign format, e.g. NIST's): print both rankings with Kendall's "
+        "tau, its bootstrap interval over topics and tau within each topic",
+    )
+    parser.add_argument(
+        "--confidence", type=float, default=0.95,
+        help="with --manual: level of tau's bootstrap interval over topics (default: %(default)s)",
     )
     parser.add_argument("--topics", metavar="FILE", help="topics file (qid<TAB>query) for lines without 'topic'")
     parser.add_argument("--model", metavar="FILE", help="a fitted nugget model (JSON; default: the shipped one)")
     parser.add_argument("--sentence-model", metavar="NAME", help="sentence-transformers model name or path")
-    parser.add_argument("--assignments", metavar="FILE", help="also save each (answer, nugget) assignment")
+    parser.add_argument(
+        "--assignments", metavar="FILE",
+        help="also save the assignments: .jsonl in nuggetizer's assign format (one answer per line), .tsv or "
+        ".parquet as one row per (answer, nugget)",
+    )
     parser.add_argument("--output", metavar="FILE", help="save the run table (.jsonl, .tsv or .parquet)")
+    parser.add_argument(
+        "--per-topic", metavar="FILE",
+        help="save each run's scores per topic (qid, run, the scores; with --manual also the manual ones), for "
+        "paired significance tests (.jsonl, .tsv or .parquet)",
+    )
     add_progress_options(parser)
     add_cache_option(parser)
     return parser
@@ -69,6 +98,27 @@ def run_scores(assignments: pd.DataFrame) -> pd.DataFrame:
     return table.assign(rank=range(1, len(table) + 1))
 
 
+def _sample_arguments(args: argparse.Namespace) -> None:
+    """Without run files: the shipped TREC 2024 RAG sample's runs, nuggets and (as --manual) NIST's assignments."""
+    from pyterrier_rag_axioms.sample import trec_sample_path, trec_sample_runs
+
+    if args.nuggets is None:
+        args.nuggets = str(trec_sample_path("nuggets.jsonl"))
+        args.manual = args.manual or str(trec_sample_path("assignments.jsonl"))
+    args.runs = [str(path) for path in trec_sample_runs()]
+
+
+def _write_assignments(assignments: pd.DataFrame, responses: pd.DataFrame, path: str) -> None:
+    """nuggetizer's assign format for JSON lines, the flat table (one row per answer and nugget) otherwise."""
+    from pyterrier_rag_axioms.io import format_of, write_frame
+    from pyterrier_rag_axioms.judgments.nuggetizer import write_assign_file
+
+    if format_of(path) == "jsonl":
+        write_assign_file(assignments, responses, path)
+    else:
+        write_frame(assignments, path)
+
+
 def assign_main(argv: Sequence[str]) -> int:
     """Score the runs of TREC 2024 RAG run files by automatically assigned nuggets.
 
@@ -79,16 +129,24 @@ def assign_main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     resolve_progress(args)
 
+    from pyterrier_rag_axioms.evaluation.bootstrap import check_confidence
+    from pyterrier_rag_axioms.evaluation.comparison import per_topic_nugget_scores
     from pyterrier_rag_axioms.io import check_output_paths, format_of
-    from pyterrier_rag_axioms.judgments import load_run_files
+    from pyterrier_rag_axioms.judgments import load_nugget_assignments, load_run_files
     from pyterrier_rag_axioms.nuggets import NuggetAssigner
 
-    inputs = [*args.runs, args.nuggets, args.topics, args.model]
-    outputs = {"--assignments": args.assignments, "--output": args.output}
+    if not args.runs:
+        _sample_arguments(args)
+    elif args.nuggets is None:
+        raise CommandLineError("give the topics' nuggets with --nuggets FILE (run files hold none)")
+    check_confidence(args.confidence, caller="--confidence")
+    inputs = [*args.runs, args.nuggets, args.topics, args.model, args.manual]
+    outputs = {"--assignments": args.assignments, "--output": args.output, "--per-topic": args.per_topic}
     for path in outputs.values():
         if path:
             format_of(path)  # an unknown output format fails before any work
     check_output_paths(outputs, inputs=inputs)
+    manual = load_nugget_assignments(args.manual) if args.manual else None
     use_cache_option(args)
     responses = load_run_files(args.runs, topics=args.topics)
     assigner = NuggetAssigner(
@@ -96,19 +154,38 @@ def assign_main(argv: Sequence[str]) -> int:
     )
     assignments = assigner(responses[["qid", "query", "docno", "response"]])
     table = run_scores(assignments)
+    per_topic = per_topic_nugget_scores(assignments)
     print(
         f"{len(responses)} answers of {responses['docno'].nunique()} runs to {responses['qid'].nunique()} topics; "
         f"{len(assignments)} (answer, nugget) pairs assigned without an LLM"
     )
-    with pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_rows", 500):
-        shown = table.assign(run=table["run"].map(printable))  # run ids drive no terminal
-        print(shown.to_string(index=False, float_format=lambda value: f"{value:.3f}"))
-    write_outputs([(table, args.output, "Run table"), (assignments, args.assignments, "Assignments")])
+    if manual is None:
+        print(format_run_table(table))
+    else:
+        by_hand = per_topic_nugget_scores(manual)
+        answered = set(zip(per_topic["qid"], per_topic["run"]))
+        by_hand = by_hand[[key in answered for key in zip(by_hand["qid"], by_hand["run"])]]
+        missing = len(answered) - len(by_hand)
+        if len(by_hand) == 0:
+            raise CommandLineError(f"{args.manual}: assigns nuggets to none of the runs' answers (qid and run_id)")
+        if missing:
+            print_note(COMMAND, f"{missing} of the {len(answered)} answers have no manual assignments in "
+                       f"{args.manual}: left out of the manual scores")
+        print(format_comparison(per_topic, by_hand, confidence=args.confidence, manual_source=Path(args.manual).name))
+        scores = [column for column in per_topic.columns if column not in ("qid", "run")]
+        per_topic = per_topic.rename(columns={column: f"auto_{column}" for column in scores}).merge(
+            by_hand.rename(columns={column: f"manual_{column}" for column in scores}), on=["qid", "run"], how="left"
+        )
+    write_outputs([
+        (table, args.output, "Run table"),
+        (lambda path: _write_assignments(assignments, responses, path), args.assignments, "Assignments"),
+        (per_topic, args.per_topic, "Per-topic scores"),
+    ])
     return 0
 
 
-def write_outputs(outputs: Sequence[tuple[pd.DataFrame, str | None, str]]) -> None:
-    """Write each (frame, path, what) whose path is given, each atomically; one that fails loses no other.
+def write_outputs(outputs: Sequence[tuple[pd.DataFrame | Callable[[str], None], str | None, str]]) -> None:
+    """Write each (frame or writer, path, what) whose path is given, each atomically; one that fails loses no other.
 
     Every output is attempted, and each one written is noted; then the first failure is raised.
     """
@@ -119,7 +196,10 @@ def write_outputs(outputs: Sequence[tuple[pd.DataFrame, str | None, str]]) -> No
         if not path:
             continue
         try:
-            write_frame(frame, path)
+            if callable(frame):
+                frame(path)
+            else:
+                write_frame(frame, path)
         except (OSError, ValueError) as error:
             failures.append(error)
             continue

@@ -84,7 +84,8 @@ def judge_main(argv: Sequence[str]) -> int:
         "input",
         nargs="?",
         default=str(SAMPLE_PATH),
-        help="response file (JSONL, TSV or Parquet; default: the shipped sample)",
+        help="response file (JSONL, TSV or Parquet), TREC 2024 RAG run file or assignment file (default: the shipped "
+        "sample)",
     )
     parser.add_argument(
         "--axioms", help="comma-separated short names (default: all RAG axioms that can run; none with --model)"
@@ -104,8 +105,9 @@ def judge_main(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     resolve_progress(args)
 
+    from pyterrier_rag_axioms.cli.inputs import read_response_input
     from pyterrier_rag_axioms.frames import response_frame
-    from pyterrier_rag_axioms.io import check_output_path, format_of, read_responses, write_frame
+    from pyterrier_rag_axioms.io import check_output_path, format_of, write_frame
 
     if args.output:
         format_of(args.output)  # an unknown output format fails before any judging
@@ -117,7 +119,7 @@ def judge_main(argv: Sequence[str]) -> int:
     )
     if args.model:  # after the axioms: its column and its probability
         axioms.append(build_model(args.model, verbose=args.verbose))
-    responses = response_frame(read_responses(args.input))
+    responses = response_frame(read_response_input([args.input]))
     if names is None and not args.model:  # the default axioms, once the input is known to be good
         args.languagetool_url = args.languagetool_url or answering_languagetool_url()
         names = [name for name in DEFAULT_AXIOMS if name != "CLAR1" or args.languagetool_url]

@@ -43,7 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
             "(--combine) and turned into a ranking by KwikSort or by counting wins and losses (--method)."
         ),
     )
-    parser.add_argument("input", nargs="?", default=str(SAMPLE_PATH), help="response file (JSONL, TSV or Parquet)")
+    parser.add_argument(
+        "input", nargs="?", default=str(SAMPLE_PATH),
+        help="response file (JSONL, TSV or Parquet), TREC 2024 RAG run file or assignment file (default: the shipped "
+        "sample)",
+    )
     parser.add_argument("--method", default="kwiksort", choices=["kwiksort", "count"], help="ranking method")
     parser.add_argument(
         "--pivot", choices=["first", "middle", "last", "random"], help="KwikSort's pivot (default: random)"
@@ -62,8 +66,8 @@ def rerank_main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     resolve_progress(args)
 
+    from pyterrier_rag_axioms.cli.inputs import read_response_input
     from pyterrier_rag_axioms.frames import response_frame
-    from pyterrier_rag_axioms.io import read_responses
     from pyterrier_rag_axioms.reranking import AxiomaticReranker
 
     use_cache_option(args)
@@ -80,13 +84,18 @@ def rerank_main(argv: Sequence[str]) -> int:
         verbose=args.verbose,
     )
 
-    raw = read_responses(args.input)
+    raw = read_response_input([args.input])
     responses = response_frame(raw)
     if args.output and is_trec_run_path(args.output):
         check_trec_ids(responses, args.output)  # before any judging
     ranking = reranker(raw)
     print(f"{len(responses)} responses to {responses['qid'].nunique()} queries from {args.input}")
-    print(f"Ranked by {reranker}\n")
+    if args.model:
+        judge = f"the preference model {printable(args.model)}"
+    else:
+        axioms = printable(args.axioms) if args.axioms else ",".join(DEFAULT_RERANK_AXIOMS)
+        judge = f"the axioms {axioms} ({args.combine or 'majority'})"
+    print(f"Ranked by {args.method} over the preferences of {judge}\n")
     for qid, group in ranking.groupby("qid", sort=False):
         print(f"[{printable(qid)}] {printable(group['query'].iloc[0])}")
         print(format_ranking(group))

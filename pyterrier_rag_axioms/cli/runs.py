@@ -9,7 +9,9 @@ each response (pointwise); each run's mean score over topics ranks it
 topic is averaged over topics (:func:`~pyterrier_rag_axioms.evaluation.run_win_rates`).
 With ``--nuggets`` (TREC 2024 RAG nugget assignments), the runs' mean nugget score stands next to
 it, with Kendall's tau between both rankings and its bootstrap interval over topics; the
-assignment file alone can also be the input, as it holds the answers.
+assignment file alone can also be the input, as it holds the answers. The input may be response
+files, TREC 2024 RAG run files (one per run) or assignment files; without any, the TREC 2024 RAG
+sample shipped in the package (eight runs, two topics, NIST's assignments as ``--nuggets``).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pyterrier_rag_axioms.cli._common import (
     resolve_progress,
     use_cache_option,
 )
+from pyterrier_rag_axioms.cli.inputs import read_response_input
 
 #: The command's name in its notes and errors.
 COMMAND = "rag-axioms runs"
@@ -41,12 +44,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser = CommandLineParser(
         prog=COMMAND,
         description=(
-            "Rank runs by their responses' win rate against the other runs' responses to the same topic "
-            "(docno is the run id), and compare the ranking with mean nugget scores (--nuggets)."
+            "Rank runs (docno or run_id is the run id) by the mean score per response of a judge (default: the "
+            f"shipped model {DEFAULT_RUNS_MODEL}; with --axioms or --ranking pairwise, by win rate against the other "
+            "runs' responses to the same topic), and compare the ranking with mean nugget scores (--nuggets). "
+            "Without input files: the TREC 2024 RAG sample shipped in the package, with its NIST assignments."
         ),
     )
     parser.add_argument(
-        "input", nargs="?", help="response file (JSONL, TSV or Parquet) whose docno is the run id (default: --nuggets)"
+        "input", nargs="*", metavar="FILE",
+        help="response files (JSONL, TSV or Parquet), TREC 2024 RAG run files or assignment files (default: the "
+        "answers of --nuggets; without it, the shipped TREC sample)",
     )
     parser.add_argument(
         "--nuggets",
@@ -66,12 +73,25 @@ def build_parser() -> argparse.ArgumentParser:
         "model, and better in cross-validation) or by win rates over all pairs (pairwise; the default of --axioms)",
     )
     parser.add_argument("--output", help="save the run table (.jsonl, .tsv or .parquet)")
+    parser.add_argument(
+        "--per-topic", metavar="FILE",
+        help="save each run's score per topic (and its nugget score), for paired tests (.jsonl, .tsv or .parquet)",
+    )
+    parser.add_argument("--topics", metavar="FILE", help="topics file (qid<TAB>query) for run files without 'topic'")
     add_judge_options(parser, default_model=DEFAULT_RUNS_MODEL)
     return parser
 
 
 def _count(number: int, thing: str) -> str:
     return f"{number} {thing}{'' if number == 1 else 's'}"
+
+
+def _judge_label(args: argparse.Namespace) -> str:
+    """The judge in a few words: the model's name or file, or the axioms and how they combine."""
+    if args.model or not (args.axioms or args.combine or args.weights or args.min_decisive_share is not None):
+        return f"the preference model {printable(args.model or DEFAULT_RUNS_MODEL)}"
+    combine = args.combine or "majority"
+    return f"the axioms {printable(args.axioms) if args.axioms else '(default)'} ({combine})"
 
 
 def format_runs(table: pd.DataFrame, *, with_nuggets: bool, by: str = "win_rate") -> str:
@@ -100,17 +120,22 @@ def runs_main(argv: Sequence[str]) -> int:
 
     from pyterrier_rag_axioms.evaluation import mean_run_scores, mean_win_rates, run_correlation, win_rates
     from pyterrier_rag_axioms.evaluation.bootstrap import check_confidence
+    from pyterrier_rag_axioms.evaluation.comparison import few_topics_warning
     from pyterrier_rag_axioms.frames import response_frame
-    from pyterrier_rag_axioms.io import check_output_path, format_of, read_responses, write_frame
+    from pyterrier_rag_axioms.io import check_output_path, format_of, write_frame
     from pyterrier_rag_axioms.judgments import load_nugget_assignments, nugget_scores
     from pyterrier_rag_axioms.preference import PreferenceModel
 
-    if args.input is None and args.nuggets is None:
-        raise CommandLineError("give a response file whose docno is the run id, or --nuggets FILE, or both")
+    if not args.input and args.nuggets is None:  # the shipped TREC 2024 RAG sample
+        from pyterrier_rag_axioms.sample import trec_sample_path, trec_sample_runs
+
+        args.input = [str(path) for path in trec_sample_runs()]
+        args.nuggets = str(trec_sample_path("assignments.jsonl"))
     check_confidence(args.confidence, caller="--confidence")
-    if args.output:
-        format_of(args.output)  # an unknown output format fails before any judging
-        check_output_path(args.output, inputs=[args.input, args.nuggets, args.model])
+    for path in (args.output, args.per_topic):
+        if path:
+            format_of(path)  # an unknown output format fails before any judging
+            check_output_path(path, inputs=[*args.input, args.nuggets, args.model, args.topics])
     use_cache_option(args)
     judge = preference_source(args, default_model=DEFAULT_RUNS_MODEL)
     pointwise = isinstance(judge, PreferenceModel) and args.ranking != "pairwise"
@@ -118,9 +143,10 @@ def runs_main(argv: Sequence[str]) -> int:
         raise CommandLineError("--ranking pointwise needs a model's per-response scores: give --model, not --axioms")
 
     assignments = load_nugget_assignments(args.nuggets) if args.nuggets else None
-    source = args.input or args.nuggets
-    if args.input is not None:
-        responses = response_frame(read_responses(args.input))
+    source = ", ".join(args.input) if len(args.input) <= 2 else f"{len(args.input)} files"
+    source = source or args.nuggets
+    if args.input:
+        responses = response_frame(read_response_input(args.input, topics=args.topics))
     else:
         responses = response_frame(assignments[["qid", "query", "docno", "response"]])
     topics = responses["qid"].nunique()
@@ -156,7 +182,7 @@ def runs_main(argv: Sequence[str]) -> int:
         f"{len(responses)} responses of {responses['docno'].nunique()} runs to {topics} topics from {source}"
     )
     how = "mean score per response" if pointwise else "win rate"
-    print(f"Runs ranked by the {how} of {judge}\n")
+    print(f"Runs ranked by the {how} of {_judge_label(args)}\n")
     if scores is not None:
         nuggets = mean_run_scores(scores, run="run").rename(columns={"score": "nugget_score", "rank": "nugget_rank"})
         table = table.merge(nuggets[["run", "nugget_score", "nugget_rank"]], on="run", how="left")
@@ -178,7 +204,18 @@ def runs_main(argv: Sequence[str]) -> int:
             f"runs ({args.confidence:.0%} bootstrap interval over {tau['topics']} topics: "
             f"{tau['tau_low']:.3f} to {tau['tau_high']:.3f})"
         )
+        warning = few_topics_warning(tau["topics"], args.confidence)
+        if warning:
+            print(warning)
     if args.output:
         write_frame(table, args.output)
         print(f"Run table written to {args.output}")
+    if args.per_topic:
+        per_topic_table = per_topic[["qid", "run", score]]
+        if scores is not None:
+            per_topic_table = per_topic_table.merge(
+                scores[["qid", "run", "score"]].rename(columns={"score": "nugget_score"}), on=["qid", "run"], how="left"
+            )
+        write_frame(per_topic_table, args.per_topic)
+        print(f"Per-topic scores written to {args.per_topic}")
     return 0
