@@ -23,6 +23,7 @@ from pyterrier_rag_axioms.nuggets._evidence import TextEvidence, text_evidence
 from pyterrier_rag_axioms.nuggets._features import FEATURES, PairEvidence, topic_features
 from pyterrier_rag_axioms.nuggets.files import load_nuggets
 from pyterrier_rag_axioms.nuggets.model import NuggetModel, fit_nugget_model, resolve_nugget_model
+from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.tools.embeddings.similarity import (
     SentenceSimilarity,
     batch_independent_similarity,
@@ -42,7 +43,7 @@ ASSIGNMENT_COLUMNS: list[str] = [
 ]
 
 
-class NuggetAssigner(pt.Transformer):
+class NuggetAssigner(QueryParallel, pt.Transformer):
     """Assign each topic's nuggets to its answers: one row per (response, nugget), without an LLM.
 
     For each answer and each nugget of its topic, the assigner gathers evidence from the answer's

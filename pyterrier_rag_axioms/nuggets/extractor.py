@@ -38,6 +38,7 @@ import pyterrier as pt
 
 from pyterrier_rag_axioms.frames import response_frame
 from pyterrier_rag_axioms.nuggets.candidates import Candidate, candidates_of, statements
+from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, resolve_sentence_similarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 
@@ -65,7 +66,7 @@ class Voice:
 
 
 @dataclass(kw_only=True, eq=False)
-class NuggetExtractor(pt.Transformer):
+class NuggetExtractor(QueryParallel, pt.Transformer):
     """Draw each topic's nuggets from what several of its answers state (see the module), without an LLM.
 
     Input: a response frame (``qid``, ``query``, ``docno``, ``response`` and, optionally,

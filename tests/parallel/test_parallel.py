@@ -222,3 +222,37 @@ def ray_instance():
 
 def test_ray_gives_the_serial_preferences(ray_instance, responses: pd.DataFrame):
     assert_same_as_serial(preferences_pipeline(), "ray", responses, PAIR_KEYS)
+
+
+def _sample_nuggets(responses: pd.DataFrame) -> pd.DataFrame:
+    """Each query's nuggets: the first sentence of each of its first two responses."""
+    rows = [
+        {"qid": qid, "nugget": text.split(". ")[0].strip(" ."), "importance": importance}
+        for qid, group in responses.groupby("qid", sort=False)
+        for text, importance in zip(group["response"].iloc[:2], ("vital", "okay"))
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_ray_gives_the_serial_nugget_assignments(ray_instance, responses: pd.DataFrame):
+    assigner = rag.nuggets.NuggetAssigner(nuggets=_sample_nuggets(responses))
+    assert_same_as_serial(assigner, "ray", responses, ["qid", "docno", "nugget_id"])
+
+
+def test_ray_gives_the_serial_extracted_nuggets(ray_instance, responses: pd.DataFrame):
+    extractor = rag.nuggets.NuggetExtractor(min_support=1)
+    serial = extractor(responses)
+    result = parallel(extractor, "ray")(responses)
+    assert len(result) == len(serial) > 0
+    keys = ["qid", "nugget_id"]
+    pd.testing.assert_frame_equal(canonical(result, keys), canonical(serial, keys), check_exact=True)
+
+
+def test_ray_gives_the_serial_run_judge_preferences(ray_instance, responses: pd.DataFrame):
+    judge = rag.PreferenceModel.default("nuggets")
+    serial = canonical(judge(responses), PAIR_KEYS)
+    result = canonical(parallel(judge, "ray")(responses), PAIR_KEYS)
+    assert len(result) == len(serial) > 0
+    # the same preferences; probabilities as far as torch's batched embeddings agree (about 1e-7)
+    assert result[judge.name].tolist() == serial[judge.name].tolist()
+    pd.testing.assert_frame_equal(result, serial, check_exact=False, rtol=1e-5, atol=1e-6)
