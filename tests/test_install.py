@@ -68,6 +68,10 @@ def test_the_wheel_is_built_from_the_sdist_with_the_package_data(dist):
         in_wheel = archive.namelist()
     assert {"pyproject.toml", "README.md"} <= in_sdist
     assert any(name.endswith("sample/responses.jsonl") for name in in_wheel), in_wheel
+    trec_sample = [name for name in in_wheel if "sample/trec-rag-2024/" in name]
+    assert sum("/runs/" in name for name in trec_sample) == 8, trec_sample
+    for name in ("topics.txt", "nuggets.jsonl", "assignments.jsonl", "README.md"):
+        assert any(path.endswith(f"trec-rag-2024/{name}") for path in trec_sample), (name, trec_sample)
     assert sum(name.endswith(".json") and "/models/" in name for name in in_wheel) >= 2, in_wheel
     assert any(name.endswith("entry_points.txt") for name in in_wheel)
     assert not any(name.startswith(("tests/", "docs/", "benchmarks/")) for name in in_wheel)
