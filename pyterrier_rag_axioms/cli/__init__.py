@@ -9,6 +9,7 @@ import warnings
 from collections.abc import Callable, Sequence
 
 from pyterrier_rag_axioms.cli._common import USAGE_ERROR_STATUS, error_line, is_input_error, print_note
+from pyterrier_rag_axioms.cli._progress import restore_bars
 from pyterrier_rag_axioms.cli.assign import assign_main
 from pyterrier_rag_axioms.cli.cache import cache_main
 from pyterrier_rag_axioms.cli.data import data_main
@@ -54,6 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"{command}: error: {error_line(error)}", file=sys.stderr)
         return USAGE_ERROR_STATUS
+    finally:
+        restore_bars()  # progress lines for a log end with the command
 
 
 __all__ = [

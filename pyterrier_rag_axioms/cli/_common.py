@@ -217,10 +217,16 @@ def resolve_progress(args: argparse.Namespace) -> None:
     """Set ``args.verbose``: whether to show progress (one bar per long stage) on stderr.
 
     ``--verbose`` shows it, ``--quiet`` hides it; by default it shows where stderr is a terminal, so
-    that output redirected to a file or read by a program holds results and notes only. Model
-    libraries' own bars (loading weights) are never shown.
+    that output redirected to a file or read by a program holds results and notes only; there, a
+    stage that runs for minutes writes a plain line every few minutes instead (see
+    :mod:`~pyterrier_rag_axioms.cli._progress`). Model libraries' own bars (loading weights) are never shown.
     """
     args.verbose = bool(args.verbose or (not args.quiet and sys.stderr.isatty()))
+    if not args.verbose and not args.quiet:  # a log: one line per stage every few minutes, not a bar
+        from pyterrier_rag_axioms.cli._progress import use_log_lines
+
+        use_log_lines()
+        args.verbose = True
     quiet_model_loading()
 
 

@@ -345,3 +345,15 @@ def test_cache_prune_removes_the_partial_files_killed_writes_left(tmp_path, caps
     assert "Removed 2 .partial-* files" in capsys.readouterr().out
     assert not any(path.exists() for path in stale) and fresh.exists() and kept.exists()
     assert main(["cache", "--outputs-in", str(outputs)]) == 2  # only with --prune
+
+
+def test_a_log_gets_progress_lines_and_quiet_silences_them(inputs, tmp_path):
+    arguments = ["assign", str(inputs["runs"]), "--nuggets", str(inputs["nuggets"]), "--cache", "none"]
+    logged = run_cli(*arguments, cwd=tmp_path, RAG_AXIOMS_PROGRESS_SECONDS="0")  # a line at every update
+    assert logged.returncode == 0, logged.stderr
+    lines = [line for line in logged.stderr.splitlines() if line.startswith("NuggetAssigner: ")]
+    assert lines and "1/1 topic (100%)" in lines[-1] and " elapsed, " in lines[-1] and lines[-1].endswith(" left")
+    assert "\r" not in logged.stderr and "|" not in logged.stderr  # lines, not a redrawn bar
+    quiet = run_cli(*arguments, "--quiet", cwd=tmp_path, RAG_AXIOMS_PROGRESS_SECONDS="0")
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
+    assert quiet.stdout == logged.stdout

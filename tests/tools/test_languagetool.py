@@ -174,7 +174,7 @@ def test_run_starts_a_server_for_one_command_and_stops_it_after_a_failure(langua
     """``run`` (what ``make test`` uses): the command sees a checking server; afterwards none answers."""
     script = (
         "import os, sys, requests; url = os.environ['RAG_AXIOMS_LANGUAGETOOL_URL']; "
-        "answer = requests.post(url + '/v2/check', data={'language': 'en-US', 'text': 'She go home.'}, timeout=60); "
+        "answer = requests.post(url + '/v2/check', data={'language': 'en-US', 'text': 'She go home.'}, timeout=300); "
         "print('URL', url, answer.json()['matches'][0]['rule']['category']['id']); sys.exit(3)"
     )
     finished = subprocess.run(

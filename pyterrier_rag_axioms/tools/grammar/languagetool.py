@@ -210,7 +210,11 @@ class LocalLanguageTool:
                 self.stop()
                 log_path.unlink(missing_ok=True)
                 raise LanguageToolSetupError(self._held_message("was taken by", owners))
-            if (owners is None or self.process.pid in owners) and answers(self.url, timeout=30.0):
+            # The first check loads the language's rules: tens of seconds on a busy machine. It gets the
+            # whole time left, as one request: a shorter timeout would abandon it and send another, and
+            # the server would prepare the language once more for each, ever slower.
+            remaining = max(deadline - time.monotonic(), 1.0)
+            if (owners is None or self.process.pid in owners) and answers(self.url, timeout=remaining):
                 return self.url
             if self.process.poll() is not None or time.monotonic() > deadline:
                 reason = (
