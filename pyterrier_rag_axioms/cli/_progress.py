@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 import time
@@ -39,7 +40,7 @@ class LogLines(tqdm.tqdm):
     def __init__(self, *args, **kwargs):
         self.interval = log_interval()
         self.last_line = time.monotonic()
-        kwargs.update(file=sys.stderr, mininterval=self.interval, maxinterval=max(self.interval, 10.0))
+        kwargs.update(file=io.StringIO(), mininterval=self.interval, maxinterval=max(self.interval, 10.0))
         super().__init__(*args, **kwargs)
 
     def display(self, msg: str | None = None, pos: int | None = None) -> None:
@@ -58,8 +59,8 @@ class LogLines(tqdm.tqdm):
             f"{stage}: {done}/{total if total else '?'} {unit}{share}, {rate or 0:.2f} {unit}/s, "
             f"{_duration(info['elapsed'])} elapsed, {_duration(left)} left"
         )
-        self.fp.write(line + "\n")
-        self.fp.flush()
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
 
 
 _replaced: list[type] = []
