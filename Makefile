@@ -11,7 +11,7 @@ export TERRIER_VERSION ?= 5.11
 export TERRIER_HELPER_VERSION ?= 0.0.8
 TERRIER_JAR := $(or $(PYTERRIER_HOME),$(HOME)/.pyterrier)/terrier-assemblies-$(TERRIER_VERSION)-jar-with-dependencies.jar
 
-.PHONY: setup demo test docs lint bench fit fit-nuggets clean languagetool terrier wordnet
+.PHONY: setup demo test docs lint bench bench-track fit fit-nuggets clean languagetool terrier wordnet
 
 setup: $(STAMP) $(LANGUAGETOOL_JARS) $(TERRIER_JAR)
 
@@ -95,3 +95,9 @@ lint: setup
 
 clean:
 	rm -rf $(VENV) .pytest_cache languagetool/lib docs/_build
+
+# A synthetic full TREC RAG track (301 topics x 45 runs), each stage cold: the run judge, the extractor and
+# the assigner, old path beside new; BENCH_TRACK_ARGS="--topics 6" for a smaller one (docs/speed.md).
+BENCH_TRACK_ARGS ?=
+bench-track: setup
+	HF_HUB_OFFLINE=1 $(BIN)/python benchmarks/bench_track.py $(BENCH_TRACK_ARGS)

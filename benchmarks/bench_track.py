@@ -1,0 +1,146 @@
+"""A synthetic TREC RAG track, timed cold: the run judge, the nugget extractor and the nugget assigner.
+
+Builds a track from the TREC 2024 RAG development answers (``../shared/data`` or
+``$RAG_AXIOMS_SHARED_DATA``): ``--topics`` topics (the development topics in turn) x ``--runs``
+runs, each answer recombined from its topic's sentences with the development distribution of
+sentences per answer, each sentence marked with its answer's number so that every text is new
+(nothing is encoded or parsed twice across answers); each topic keeps its development nuggets.
+Each stage runs in a fresh process with no cache, and reports wall time, CPU time (the process's
+and its children's) and peak resident memory; the assigner's old path (torch in batches) runs
+beside the new one. Times are scaled linearly to a full track (301 topics x 45 runs).
+
+Usage: ``make bench-track`` or ``.venv/bin/python benchmarks/bench_track.py [--topics N] [--runs N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+if str(PROJECT_ROOT) not in sys.path:
+    sys.path.insert(0, str(PROJECT_ROOT))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+os.environ.pop("RAG_AXIOMS_CACHE", None)  # cold: every text parsed and embedded
+warnings.filterwarnings("ignore")
+
+DATA = Path(os.environ.get("RAG_AXIOMS_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
+ASSIGNMENTS = DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl"
+FULL_TOPICS, FULL_RUNS = 301, 45
+#: The stages, in order: what each runs.
+STAGES: dict[str, str] = {
+    "run judge": "PreferenceModel.default('nuggets').scores(responses)",
+    "extractor": "NuggetExtractor()(responses)",
+    "assigner (old: torch in batches)":
+        "NuggetAssigner(nuggets=nuggets, sentence_model=SentenceSimilarity(cache_dir=False))(responses)",
+    "assigner (new default)": "NuggetAssigner(nuggets=nuggets)(responses)",
+}
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def build_track(topics: int, runs: int, seed: int = 0):
+    """The synthetic track: a response frame and its nugget frame (see the module)."""
+    import numpy as np
+    import pandas as pd
+
+    from pyterrier_rag_axioms.judgments import load_nugget_assignments
+    from pyterrier_rag_axioms.nuggets import load_nuggets
+
+    development = load_nugget_assignments(ASSIGNMENTS)
+    nuggets = load_nuggets(ASSIGNMENTS)
+    rng = np.random.default_rng(seed)
+    qids = list(dict.fromkeys(development["qid"]))
+    responses, nugget_parts = [], []
+    for number in range(topics):
+        source = qids[number % len(qids)]
+        answers = development[development["qid"] == source]
+        sentences = [s for text in answers["response"] for s in _SENTENCE_END.split(text.strip()) if s]
+        counts = [len([s for s in _SENTENCE_END.split(text.strip()) if s]) for text in answers["response"]]
+        qid = f"{source}-{number}"
+        for run in range(runs):
+            chosen = rng.choice(len(sentences), size=max(1, counts[run % len(counts)]), replace=False) \
+                if len(sentences) >= max(counts) else rng.choice(len(sentences), size=1)
+            text = " ".join(f"{sentences[i].rstrip('.!?')} ({number}.{run}.{k})." for k, i in enumerate(chosen))
+            responses.append({"qid": qid, "query": answers["query"].iloc[0], "docno": f"run{run}", "response": text})
+        nugget_parts.append(nuggets[nuggets["qid"] == source].assign(qid=qid))
+    return pd.DataFrame(responses), pd.concat(nugget_parts, ignore_index=True)
+
+
+def run_stage(stage: str, track: Path) -> dict:
+    """Run one stage on the pickled track in this process; its wall, CPU and peak memory."""
+    import pandas as pd
+
+    from pyterrier_rag_axioms import PreferenceModel
+    from pyterrier_rag_axioms.nuggets import NuggetAssigner, NuggetExtractor
+    from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
+
+    responses, nuggets = pd.read_pickle(track)
+    start, cpu = time.perf_counter(), time.process_time()
+    if stage == "run judge":
+        result = PreferenceModel.default("nuggets").scores(responses)
+    elif stage == "extractor":
+        result = NuggetExtractor()(responses)
+    elif stage.startswith("assigner (old"):
+        result = NuggetAssigner(nuggets=nuggets, sentence_model=SentenceSimilarity(cache_dir=False))(responses)
+    else:
+        result = NuggetAssigner(nuggets=nuggets)(responses)
+    return {
+        "wall": time.perf_counter() - start,
+        "cpu": time.process_time() - cpu,
+        "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "rows": len(result),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--topics", type=int, default=FULL_TOPICS, help=f"topics (default {FULL_TOPICS})")
+    parser.add_argument("--runs", type=int, default=FULL_RUNS, help=f"runs per topic (default {FULL_RUNS})")
+    parser.add_argument("--stages", default=",".join(STAGES), help="comma-separated stages (default: all)")
+    parser.add_argument("--stage", help=argparse.SUPPRESS)
+    parser.add_argument("--track", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.stage:  # a child process: one stage, cold
+        print(json.dumps(run_stage(args.stage, Path(args.track))))
+        return
+    if not ASSIGNMENTS.is_file():
+        sys.exit(f"bench_track: no development assignments at {ASSIGNMENTS}")
+    stages = [stage.strip() for stage in args.stages.split(",")]
+    unknown = [stage for stage in stages if stage not in STAGES]
+    if unknown:
+        sys.exit(f"bench_track: unknown stage {unknown[0]!r}; known: {', '.join(STAGES)}")
+    import pandas as pd
+
+    responses, nuggets = build_track(args.topics, args.runs)
+    answers = len(responses)
+    scale = FULL_TOPICS * FULL_RUNS / answers
+    print(f"synthetic track: {args.topics} topics x {args.runs} runs = {answers} answers, "
+          f"{len(nuggets)} nuggets, {os.cpu_count()} CPU cores; each stage cold in a fresh process")
+    print(f"{'stage':34s} {'wall s':>8s} {'CPU s':>8s} {'peak MiB':>9s} {'rows':>8s} {'full track (wall, min)':>23s}")
+    with tempfile.TemporaryDirectory() as directory:
+        track = Path(directory) / "track.pkl"
+        pd.to_pickle((responses, nuggets), track)
+        for stage in stages:
+            child = subprocess.run(
+                [sys.executable, __file__, "--stage", stage, "--track", str(track)],
+                capture_output=True, text=True, check=False,
+            )
+            if child.returncode != 0:
+                sys.exit(f"bench_track: stage {stage!r} failed: {child.stderr.strip().splitlines()[-1:]}")
+            figures = json.loads(child.stdout.strip().splitlines()[-1])
+            print(f"{stage:34s} {figures['wall']:8.1f} {figures['cpu']:8.1f} {figures['peak_mib']:9.0f} "
+                  f"{figures['rows']:8d} {figures['wall'] * scale / 60:23.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,30 @@
+"""The track benchmark runs on a tiny track (2 topics x 2 runs), so that it cannot rot."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(os.environ.get("RAG_AXIOMS_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
+
+
+@pytest.mark.skipif(not (DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl").is_file(),
+                    reason="needs the TREC 2024 RAG development assignments in ../shared/data")
+def test_bench_track_prints_every_stage_on_a_tiny_track():
+    run = subprocess.run(
+        [sys.executable, str(PROJECT_ROOT / "benchmarks" / "bench_track.py"), "--topics", "2", "--runs", "2"],
+        capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"}, timeout=900, check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "2 topics x 2 runs = 4 answers" in run.stdout
+    for stage in ("run judge", "extractor", "assigner (old: torch in batches)", "assigner (new default)"):
+        line = next(line for line in run.stdout.splitlines() if line.startswith(stage))
+        figures = line[len(stage):].split()
+        assert float(figures[0]) > 0 and float(figures[2]) > 0  # wall seconds, peak MiB
+    assigner_rows = [line.split()[-2] for line in run.stdout.splitlines() if line.startswith("assigner")]
+    assert assigner_rows[0] == assigner_rows[1] != "0"  # both paths: one row per (answer, nugget)
