@@ -163,6 +163,8 @@ class PageSession:
             environment.setenv("HOME", str(home))
         if "llm" in block.needs:
             self.openai_endpoint(environment)
+        if "dev-data" in block.needs:  # the pages name the development data by this variable only
+            environment.setenv("RAG_AXIOMS_SHARED_DATA", str(SHARED_DATA))
         return run(block, self.namespaces.setdefault(block.page, {"__name__": "__main__"}))
 
     def run_in_order(self, block: Block, page_blocks: list[Block], environment, home: Path) -> tuple[str | None, ...]:
