@@ -1,6 +1,6 @@
 """The package's layout, read statically from its source: no import loops (imports inside
 functions count, ``TYPE_CHECKING`` blocks do not), no private name crossing a subpackage, no
-module over 400 lines."""
+module over 400 lines, no reach into another object's underscore attributes."""
 
 from __future__ import annotations
 
@@ -171,3 +171,41 @@ def test_every_folder_says_in_two_lines_what_lives_there_and_what_does_not():
             where = path.relative_to(PACKAGE.parent)
             assert len(docstring.splitlines()) == 2, f"{where}: {docstring!r}"
             assert re.search(r"\b(not|no)\b", docstring, re.IGNORECASE), f"{where} says only what lives there"
+
+
+def _reaches_into_private_state(source: str) -> list[tuple[int, str]]:
+    """``(line, expression)`` for each ``obj._x`` where ``obj`` is not ``self``, ``cls`` or ``super()``
+    (dunder names and spaCy's ``._`` extension namespace aside)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") or node.attr == "_":
+            continue
+        if node.attr.startswith("__") and node.attr.endswith("__"):
+            continue
+        owner = node.value
+        if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+            continue
+        if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
+            continue
+        found.append((node.lineno, ast.unparse(node)))
+    return found
+
+
+def test_no_module_reads_or_writes_another_objects_private_state():
+    reaches = [
+        f"{path.relative_to(PACKAGE.parent)}:{line}: {expression}"
+        for path in MODULES.values()
+        for line, expression in _reaches_into_private_state(path.read_text(encoding="utf-8"))
+    ]
+    assert reaches == []
+
+
+def test_a_reach_into_private_state_is_found():
+    source = (
+        "class Model:\n"
+        "    def fit(self, fold, doc):\n"
+        "        self._weights = super()._fitted(cls._x)\n"
+        "        fold._fit_differences()\n"
+        "        doc._.negex, self._analyzer._complete, type(self).__name__\n"
+    )
+    assert _reaches_into_private_state(source) == [(4, "fold._fit_differences"), (5, "self._analyzer._complete")]

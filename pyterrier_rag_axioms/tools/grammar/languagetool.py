@@ -175,6 +175,11 @@ class LocalLanguageTool:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def log_file(self) -> Path | None:
+        """The file the running server writes its output to (``None`` before :meth:`start`)."""
+        return self._log
+
     def start(self) -> str:
         """Start the server and wait until it checks a text; returns its URL.
 
@@ -299,7 +304,7 @@ def _start(args: argparse.Namespace) -> int:
     server = LocalLanguageTool(port=args.port, home=home, memory=args.memory, detach=True)
     url = server.start()
     assert server.process is not None
-    state = {"pid": server.process.pid, "url": url, "port": server.port, "log": str(server._log)}
+    state = {"pid": server.process.pid, "url": url, "port": server.port, "log": str(server.log_file)}
     atomic_write_text(state_path, json.dumps(state) + "\n")
     print(f"LanguageTool server running at {url} (pid {server.process.pid}); stop it with "
           "`python -m pyterrier_rag_axioms.languagetool stop`")

@@ -103,17 +103,8 @@ def unstored_entries(analyses: Iterable[TextAnalysis]) -> list[tuple[bytes, str,
     """The (text key, field, value) entries computed by ``analyses`` but not yet stored; marks them stored."""
     entries = []
     for analysis in analyses:
-        computed = (analysis.__dict__.keys() & CACHED_FIELDS.keys()) | {
-            DERIVED_PREFIX + name for name in analysis._derived
-        }
-        new = computed - analysis._stored
-        if new:
+        values = analysis.unstored_values()
+        if values:
             key = model_cache.text_key(analysis.text)
-            for field in sorted(new):
-                if field.startswith(DERIVED_PREFIX):
-                    value = analysis._derived[field[len(DERIVED_PREFIX) :]]
-                else:
-                    value = analysis.__dict__[field]
-                entries.append((key, field, encode_field(value)))
-            analysis._stored = frozenset(computed)
+            entries.extend((key, field, encode_field(value)) for field, value in values.items())
     return entries

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pyterrier_rag_axioms.tools.text._cache import CACHED_FIELDS, DERIVED_PREFIX
 from pyterrier_rag_axioms.tools.text.aspects import (
     normalize_aspect,
 )
@@ -47,6 +48,8 @@ class TextAnalysis:
         pending: TextAnalyzer | None = None,
         text: str | None = None,
         analyzer: TextAnalyzer | None = None,
+        stored: dict[str, object] | None = None,
+        stored_derived: dict[str, object] | None = None,
     ):
         """
         Args:
@@ -54,6 +57,8 @@ class TextAnalysis:
             pending: the analyzer whose deferred components have not run on ``doc`` yet (internal).
             text: the text, where ``doc`` is ``None``.
             analyzer: the analyzer that parses the text when needed, where ``doc`` is ``None``.
+            stored: values of :data:`CACHED_FIELDS` a persistent cache stored for the text.
+            stored_derived: values of :meth:`derived` a persistent cache stored for the text, by key.
         """
         if doc is None and (text is None or analyzer is None):
             raise ValueError("TextAnalysis: without a doc, text and analyzer are needed")
@@ -62,15 +67,58 @@ class TextAnalysis:
         self._pending = pending
         self._analyzer = analyzer if analyzer is not None else pending
         self._request: list[TextAnalysis] | None = None
-        self._derived: dict[str, object] = {}
-        self._stored: frozenset[str] = frozenset()
+        self.__dict__.update(stored or {})  # cached_property reads the instance dict first
+        self._derived: dict[str, object] = dict(stored_derived or {})
+        self._stored: frozenset[str] = frozenset(stored or ()) | {DERIVED_PREFIX + key for key in self._derived}
 
     @property
     def doc(self) -> Doc:
         """The text as parsed by the whole pipeline."""
-        if self._doc is None or self._pending is not None:
-            self._analyzer._complete(self._request or [self])
+        if self.needs_parse:
+            self._analyzer.complete(self._request or [self])
         return self._doc
+
+    # --- the lazy parse: asked for by the analyzer that made the analysis ---------------------------
+
+    @property
+    def needs_parse(self) -> bool:
+        """Whether the text still lacks its parse or the analyzer's deferred components."""
+        return self._doc is None or self._pending is not None
+
+    @property
+    def has_syntax(self) -> bool:
+        """Whether the text has been parsed (perhaps without the deferred components)."""
+        return self._doc is not None
+
+    @property
+    def awaits_components(self) -> bool:
+        """Whether the analyzer's deferred components have yet to run on the parse."""
+        return self._pending is not None
+
+    def parse_with(self, request: list[TextAnalysis]) -> None:
+        """Parse this text, when it is needed, together with the other analyses of ``request``."""
+        self._request = request
+
+    def set_syntax(self, doc: Doc, *, pending: TextAnalyzer | None) -> None:
+        """Take the parse of the text, whose deferred components ``pending`` has yet to run (``None``: none)."""
+        self._doc, self._pending = doc, pending
+        if pending is None:
+            self._request = None
+
+    def set_complete(self, doc: Doc) -> None:
+        """Take the parse of the text by the whole pipeline."""
+        self._doc, self._pending, self._request = doc, None, None
+
+    def unstored_values(self) -> dict[str, object]:
+        """The values of :data:`CACHED_FIELDS` and of :meth:`derived` (as ``DERIVED_PREFIX + key``)
+        computed since they were last stored, by cache field; from now on they count as stored."""
+        computed = (self.__dict__.keys() & CACHED_FIELDS.keys()) | {DERIVED_PREFIX + key for key in self._derived}
+        values = {}
+        for field in sorted(computed - self._stored):
+            derived = field.startswith(DERIVED_PREFIX)
+            values[field] = self._derived[field[len(DERIVED_PREFIX) :]] if derived else self.__dict__[field]
+        self._stored = frozenset(computed)
+        return values
 
     @property
     def text(self) -> str:
@@ -81,7 +129,7 @@ class TextAnalysis:
     def syntax(self) -> Doc:
         """The parsed text, with tags and dependency parse, perhaps without lemmas or entities."""
         if self._doc is None:
-            self._analyzer._complete(self._request or [self], syntax_only=True)
+            self._analyzer.complete(self._request or [self], syntax_only=True)
         return self._doc
 
     def derived(self, key: str, compute: Callable[[TextAnalysis], object]) -> object:

@@ -33,7 +33,6 @@ import pyterrier as pt
 from pyterrier_rag_axioms.tools import cache as model_cache
 from pyterrier_rag_axioms.tools._shared import SharedTool
 from pyterrier_rag_axioms.tools.text._cache import (
-    DERIVED_PREFIX,
     decode_fields,
     derivation_version,
     library_versions,
@@ -151,11 +150,8 @@ class TextAnalyzer(SharedTool):
             values, derived = decode_fields(fields)
             if not values and not derived:
                 continue
-            analysis = TextAnalysis(None, text=keys[bytes(key)], analyzer=self)
-            analysis.__dict__.update(values)  # cached_property reads the instance dict first
-            analysis._derived.update(derived)
-            analysis._stored = frozenset(values) | {DERIVED_PREFIX + name for name in derived}
-            self._cache[analysis.text] = analysis
+            text = keys[bytes(key)]
+            self._cache[text] = TextAnalysis(None, text=text, analyzer=self, stored=values, stored_derived=derived)
 
     def flush(self) -> None:
         """Store the cacheable values computed since the last flush (a no-op without a cache)."""
@@ -196,28 +192,23 @@ class TextAnalyzer(SharedTool):
                 if len(text) > PIECE_LENGTH:  # whole pipeline, piece by piece: memory stays bounded
                     self._cache[text] = TextAnalysis(parse_in_pieces(self.nlp, text), analyzer=self)
         analyses = [self._cache[text] for text in texts]
-        request = [
-            analysis
-            for analysis in dict.fromkeys(analyses)
-            if analysis._pending is not None or analysis._doc is None
-        ]
+        request = [analysis for analysis in dict.fromkeys(analyses) if analysis.needs_parse]
         for analysis in request:
-            analysis._request = request
+            analysis.parse_with(request)
         return analyses
 
-    def _complete(self, analyses: Sequence[TextAnalysis], *, syntax_only: bool = False) -> None:
+    def complete(self, analyses: Sequence[TextAnalysis], *, syntax_only: bool = False) -> None:
         """Parse the analyses without a parse, then (unless ``syntax_only``) run the deferred
         components, in pipeline order, over those that lack them; each step in one batch."""
-        unparsed = [analysis for analysis in analyses if analysis._doc is None]
+        unparsed = [analysis for analysis in analyses if not analysis.has_syntax]
         if unparsed:
             pending = self if self.deferred_components else None
             for analysis, doc in zip(unparsed, self._parse([analysis.text for analysis in unparsed])):
-                analysis._doc = doc
-                analysis._pending = pending
+                analysis.set_syntax(doc, pending=pending)
         if syntax_only:
             return
-        pending = [analysis for analysis in analyses if analysis._pending is not None]
-        docs = [analysis._doc for analysis in pending]
+        pending = [analysis for analysis in analyses if analysis.awaits_components]
+        docs = [analysis.syntax for analysis in pending]
         for name in self.deferred_components:
             component = self.nlp.get_pipe(name)
             if hasattr(component, "pipe"):
@@ -225,11 +216,7 @@ class TextAnalyzer(SharedTool):
             else:
                 docs = [component(doc) for doc in docs]
         for analysis, doc in zip(pending, docs):
-            analysis._doc = doc
-            analysis._pending = None
-        for analysis in analyses:
-            if analysis._doc is not None and analysis._pending is None:
-                analysis._request = None
+            analysis.set_complete(doc)
 
     def clear(self) -> None:
         """Forget all analyses (the model stays loaded; a persistent cache keeps its entries)."""
