@@ -41,6 +41,7 @@ os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 warnings.filterwarnings("ignore")
 
 import pyterrier_rag_axioms as rag  # noqa: E402
+from pyterrier_rag_axioms.declaration import replaced  # noqa: E402
 from pyterrier_rag_axioms.preference import DEFAULT_MODELS  # noqa: E402
 from pyterrier_rag_axioms.preference.features import _transformed as transformed  # noqa: E402
 from pyterrier_rag_axioms.preference.scores import imputed  # noqa: E402
@@ -182,7 +183,7 @@ class Candidate:
         the responses of ``test_qids`` get their pointwise scores in ``points``."""
         if not self.fixed:
             fitted = train & (signs != 0)
-            self.model._fit_differences(self.differences[fitted], signs[fitted], np.ones(int(fitted.sum())))
+            self.model.fit_differences(self.differences[fitted], signs[fitted], np.ones(int(fitted.sum())))
         responses = self.responses["qid"].isin(list(test_qids)).to_numpy()
         weights = np.asarray(self.model.coefficients) / np.asarray(self.model.scales)
         self.points[responses] = self.values[responses] @ weights
@@ -303,7 +304,7 @@ def report(kind: str, pairs: pd.DataFrame, truth: str, scores: pd.DataFrame | No
     topics = list(pd.unique(groups))
     everything = np.ones(len(judged), dtype=bool)
     # first: no parameter of these is fitted on these judgments, so they count as the simplest
-    candidates = [Candidate(label, model._copy(), judged, fixed=True) for label, model in fixed]
+    candidates = [Candidate(label, replaced(model), judged, fixed=True) for label, model in fixed]
     candidates += [
         Candidate(label, rag.PreferenceModel(axioms=features_for(kind, features), regularization=c,
                                              follow_directions=FOLLOW_DIRECTIONS), judged)
@@ -363,7 +364,7 @@ def report(kind: str, pairs: pd.DataFrame, truth: str, scores: pd.DataFrame | No
     taus = [row.get("kendall_tau_pointwise", np.nan) for row in rows]
     best = candidates[RULES[rule]([row["concordance"] for row in rows], decided, taus)]
     best_row = next(row for row in rows if row["model"] == best.label)
-    chosen = best.model._copy()
+    chosen = replaced(best.model)
     if not best.fixed:
         chosen.fit(judged, truth=truth)
     if scores is not None and "pool axioms" in loto_points:

@@ -12,7 +12,6 @@ Member preferences that are NaN count as 0 (no preference). Every combinator ret
 
 from __future__ import annotations
 
-import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 
@@ -21,6 +20,7 @@ import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.axioms import Axiom, PreferenceOperators, warn_about_contexts
+from pyterrier_rag_axioms.declaration import PRESENTATION, REQUIRED, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, check_column_name, preference_frame
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.registry import COMBINATORS
@@ -41,8 +41,23 @@ def _as_matrix(preferences: np.ndarray | Sequence[Sequence[float]], members: int
     return np.where(np.isnan(matrix), 0.0, matrix)
 
 
+def _default_name(combinator: Combinator, name: str | None) -> str:
+    return f"{type(combinator).__name__}({','.join(combinator.member_names)})" if name is None else name
+
+
+@parameters
 class Combinator(PreferenceOperators, QueryParallel, pt.Transformer, ABC):
-    """Base of the combinators: members, naming, running members, and the transformer contract."""
+    """Base of the combinators: members, naming, running members, and the transformer contract.
+
+    Parameters are declared once (:mod:`~pyterrier_rag_axioms.declaration`); ``repr`` reads them.
+    """
+
+    #: Preference column names, axioms or other combinators (at least one), given positionally.
+    members: tuple[str | Axiom | Combinator, ...] = parameter(REQUIRED, variadic=True)
+    #: Name of the combined preference column (default: the class name followed by the member names).
+    name: str | None = parameter(None, role=PRESENTATION, resolve=_default_name)
+    #: Show progress of long work.
+    verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
 
     def __init__(self, *members: str | Axiom | Combinator, name: str | None = None, verbose: bool = False):
         """
@@ -69,7 +84,7 @@ class Combinator(PreferenceOperators, QueryParallel, pt.Transformer, ABC):
         duplicates = sorted({n for n in self.member_names if self.member_names.count(n) > 1})
         if duplicates:
             raise ValueError(f"{kind}: members must have distinct names, but {duplicates} occur more than once")
-        self.name = f"{kind}({','.join(self.member_names)})" if name is None else name
+        self.name = _default_name(self, name)
         check_column_name(self.name, kind)
         if self.name in self.member_names:
             raise ValueError(f"{kind}: name {self.name!r} is also the name of a member")
@@ -170,7 +185,7 @@ class Combinator(PreferenceOperators, QueryParallel, pt.Transformer, ABC):
         pairs = preference_frame(inp, self)
         if len(pairs) == 0:
             columns = [*PAIR_COLUMNS, *(c for c in pairs.columns if c not in PAIR_COLUMNS)]
-            names = [name for name in self._output_names() if name not in columns or name == self.name]
+            names = [name for name in self.output_names() if name not in columns or name == self.name]
             return pairs.reindex(columns=columns).assign(**{name: pd.Series(dtype=float) for name in names})
         cache: list[ResponseTable] = []
 
@@ -186,27 +201,20 @@ class Combinator(PreferenceOperators, QueryParallel, pt.Transformer, ABC):
             pairs[name] = values
         return pairs
 
-    def _output_names(self) -> list[str]:
+    def output_names(self) -> list[str]:
         """All column names this combinator may add: computed members (depth first), then its own."""
         names: list[str] = []
         for member in self.members:
             if isinstance(member, Combinator):
-                names.extend(member._output_names())
+                names.extend(member.output_names())
             elif isinstance(member, Axiom):
                 names.append(member.name)
         return [*dict.fromkeys(names), self.name]
 
-    def __repr__(self) -> str:
-        """The members, each keyword parameter of the constructor as stored, and a name other than the default."""
-        parts = [repr(member) for member in self.members]
-        for declared in inspect.signature(type(self).__init__).parameters.values():
-            if declared.kind is inspect.Parameter.KEYWORD_ONLY and declared.name not in ("name", "verbose"):
-                parts.append(f"{declared.name}={getattr(self, declared.name)!r}")
-        if self.name != f"{type(self).__name__}({','.join(self.member_names)})":
-            parts.append(f"name={self.name!r}")
-        return f"{type(self).__name__}({', '.join(parts)})"
+    __repr__ = declared_repr
 
 
+@parameters
 class MajorityVote(Combinator):
     """Prefer what most members prefer, when enough members decide.
 
@@ -220,6 +228,9 @@ class MajorityVote(Combinator):
     ``0.5`` (default) needs at least half of the members to express a preference; ``1`` needs all
     of them.
     """
+
+    #: The least share of members, in [0, 1], that must prefer one of the two responses.
+    min_decisive_share: float = parameter(0.5, always_shown=True)
 
     def __init__(
         self,
@@ -279,6 +290,7 @@ class Conjunction(Combinator):
         return np.where(for_a & ~for_b, 1.0, 0.0) - np.where(for_b & ~for_a, 1.0, 0.0)
 
 
+@parameters
 class WeightedSum(Combinator):
     """Prefer by the sign of the weighted sum of member preferences.
 
@@ -288,6 +300,9 @@ class WeightedSum(Combinator):
     equal weights (default 1 each) and preferences in {-1, 0, +1} this is a majority vote among
     the decisive members.
     """
+
+    #: One finite weight per member, in member order (default: 1 each).
+    weights: tuple[float, ...] | None = parameter(None, always_shown=True)
 
     def __init__(
         self,

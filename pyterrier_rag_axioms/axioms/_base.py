@@ -6,7 +6,6 @@ import inspect
 import numbers
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
@@ -14,6 +13,16 @@ import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.axioms.operators import PreferenceOperators
+from pyterrier_rag_axioms.declaration import (
+    DECISION,
+    PRESENTATION,
+    declared_repr,
+    parameter,
+    parameters,
+    resolve_parameters,
+    same,
+    same_parameters,
+)
 from pyterrier_rag_axioms.frames import (
     NAMES_ATTR,
     PAIR_COLUMNS,
@@ -61,59 +70,6 @@ def compare_with_margin(
     return preferences + 0.0  # turns -0.0 into 0.0
 
 
-def parameter(
-    default: Any = None,
-    *,
-    resolve: Callable[[Any, Any], Any] | None = None,
-    shown: Callable[[Any], Any] | None = None,
-    always_shown: bool = False,
-) -> Any:
-    """Declare one keyword-only constructor parameter of a :func:`parameters` class.
-
-    Args:
-        default: the default argument.
-        resolve: ``resolve(transformer, argument)`` gives the value stored under the parameter's
-            name (e.g. a shared tool for a model name); applied once, after all arguments are set.
-        shown: how the stored value shows in ``repr`` (default: itself).
-        always_shown: show the value in ``repr`` even where it is the default's.
-    """
-    return field(default=default, metadata={"resolve": resolve, "shown": shown, "always_shown": always_shown})
-
-
-def parameters(cls: type[T]) -> type[T]:
-    """Declare a class's annotated attributes as its keyword-only constructor parameters, stored under their own names.
-
-    The constructor, ``pt.inspect.transformer_attributes`` and ``repr`` (see
-    :func:`parameters_repr`) all come from the one declaration.
-    """
-    return dataclass(kw_only=True, eq=False, repr=False)(cls)
-
-
-def resolve_parameters(transformer: Any) -> None:
-    """Replace each declared argument by its resolved value (see :func:`parameter`)."""
-    for declared in fields(transformer):
-        resolve = declared.metadata.get("resolve")
-        if resolve is not None:
-            setattr(transformer, declared.name, resolve(transformer, getattr(transformer, declared.name)))
-
-
-def parameters_repr(transformer: Any, label: str | None = None) -> str:
-    """``label(p=v, ...)`` for the declared parameters whose values differ from their defaults' (``verbose`` never).
-
-    ``name`` comes last; a parameter declared ``always_shown`` is shown with any value.
-    """
-    shown_parameters = []
-    for declared in sorted(fields(transformer), key=lambda declared: declared.name == "name"):
-        if declared.name == "verbose":
-            continue
-        resolve, show = declared.metadata.get("resolve"), declared.metadata.get("shown") or (lambda value: value)
-        value = show(getattr(transformer, declared.name))
-        default = declared.default if resolve is None else resolve(transformer, declared.default)
-        if declared.metadata.get("always_shown") or not _same(value, show(default)):
-            shown_parameters.append(f"{declared.name}={value!r}")
-    return f"{label or type(transformer).__name__}({', '.join(shown_parameters)})"
-
-
 def resolve_tool(resolve: Callable[[Any], Any]) -> Callable[[Any, Any], Any]:
     """A :func:`parameter` resolver from a one-argument tool resolver (e.g. a model name to its shared tool)."""
     return lambda transformer, argument: resolve(argument)
@@ -132,18 +88,9 @@ def signature_repr(transformer: Any) -> str:
             parts.extend(map(repr, value))
         elif declared.default is inspect.Parameter.empty:
             parts.append(repr(value))
-        elif declared.name != "verbose" and not _same(value, declared.default):
+        elif declared.name != "verbose" and not same(value, declared.default):
             parts.append(f"{declared.name}={value!r}")
     return f"{type(transformer).__name__}({', '.join(parts)})"
-
-
-def _same(value: Any, default: Any) -> bool:
-    if value is default:
-        return True
-    try:
-        return bool(value == default)
-    except (TypeError, ValueError):  # e.g. arrays or frames
-        return False
 
 
 def _margin(axiom: Axiom, margin_fraction: float | None) -> float:
@@ -159,14 +106,17 @@ def _check_keyword_arguments(cls: type, positional: tuple, arguments: dict[str, 
     """Constructor arguments that ``cls`` does not take, reported under its short name (or class name)."""
     label = getattr(cls, "short_name", None) or cls.__name__
     accepted = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    required = {declared.name for declared in accepted if declared.default is inspect.Parameter.empty}
     if any(declared.kind is inspect.Parameter.VAR_KEYWORD for declared in accepted):
         return
     names = [declared.name for declared in accepted if declared.kind is not inspect.Parameter.VAR_POSITIONAL]
+    names.sort(key=lambda name: name not in required)  # the required ones first
     takes_positional = any(declared.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                              inspect.Parameter.VAR_POSITIONAL) for declared in accepted)
+    example = names[0]
     if positional and not takes_positional:
         raise TypeError(
-            f"{label} takes keyword arguments only, e.g. {label}({names[0]}=...), "
+            f"{label} takes keyword arguments only, e.g. {label}({example}=...), "
             f"but got {len(positional)} positional argument{'s' if len(positional) > 1 else ''}: "
             f"{', '.join(map(repr, positional))}"
         )
@@ -198,11 +148,13 @@ class Axiom(PreferenceOperators, QueryParallel, pt.Transformer, ABC):
     registry_group: ClassVar[str] = "extra"
 
     #: Relative difference within which two values tie (default: the axiom's documented margin).
-    margin_fraction: float | None = parameter(None, resolve=_margin, always_shown=True)
+    margin_fraction: float | None = parameter(None, role=DECISION, resolve=_margin, always_shown=True)
     #: Name of the preference column (default: the axiom's short name).
-    name: str | None = parameter(None, resolve=lambda axiom, name: axiom.default_name() if name is None else name)
+    name: str | None = parameter(
+        None, role=PRESENTATION, resolve=lambda axiom, name: axiom.default_name() if name is None else name
+    )
     #: Show progress of long work.
-    verbose: bool = parameter(False)
+    verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # An axiom of this package registers itself where its class is defined: adding an axiom
@@ -228,23 +180,44 @@ class Axiom(PreferenceOperators, QueryParallel, pt.Transformer, ABC):
         return self.short_name
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
-        """Add this axiom's preference column to the (built or given) preference frame."""
+        """Add this axiom's columns (:meth:`output_columns`) to the (built or given) preference frame."""
         pairs = preference_frame(inp, self)
         if len(pairs) == 0:
             columns = [*PAIR_COLUMNS, *(c for c in pairs.columns if c not in PAIR_COLUMNS)]
-            return pairs.reindex(columns=columns).assign(**{self.name: pd.Series(dtype=float)})
+            empty = {column: pd.Series(dtype=float) for column in self.output_columns()}
+            return pairs.reindex(columns=columns).assign(**empty)
         table = ResponseTable.from_pairs(pairs)
-        warn_about_contexts(table, self, [self])
-        pairs[self.name] = self.preferences(table)
+        warn_about_contexts(table, self, self.context_sources())
+        for column, values in self.output_values(table).items():
+            pairs[column] = values
         flush_caches()  # what the models computed for this axiom persists, where a cache is set
         return pairs
+
+    def output_columns(self) -> list[str]:
+        """The columns :meth:`transform` adds: the preference column ``name`` (a subclass may add more)."""
+        return [self.name]
+
+    def output_values(self, table: ResponseTable) -> dict[str, np.ndarray]:
+        """The values of :meth:`output_columns` for each pair of ``table``: the preferences."""
+        return {self.name: self.preferences(table)}
+
+    def context_sources(self) -> list[object]:
+        """The axioms whose reading of the context :meth:`transform` warns about: this one (a model: its features)."""
+        return [self]
 
     @abstractmethod
     def preferences(self, table: ResponseTable) -> np.ndarray:
         """The preference of each pair ``(table.a[i], table.b[i])`` as an array of floats."""
 
     def __repr__(self) -> str:
-        return parameters_repr(self, self.short_name)
+        return declared_repr(self, self.short_name)
+
+    def __eq__(self, other: object) -> bool:
+        """Axioms of one class with the same declared parameters are equal (``verbose`` aside)."""
+        return same_parameters(self, other)
+
+    def __hash__(self) -> int:
+        return hash(type(self))
 
 
 def context_readers(source: object, *, citing: bool = False) -> list[str]:

@@ -10,11 +10,21 @@ import numpy as np
 
 from pyterrier_rag_axioms.axioms._analyzed import TextFeatureAxiom
 from pyterrier_rag_axioms.axioms._base import FeatureAxiom, parameter, parameters
+from pyterrier_rag_axioms.declaration import TOOL, same
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.grammar import DEFAULT_TIMEOUT, GrammarChecker
 from pyterrier_rag_axioms.tools.grammar import grammar_checker as shared_grammar_checker
 from pyterrier_rag_axioms.tools.readability import flesch_reading_ease
 from pyterrier_rag_axioms.tools.text import TextAnalysis
+
+
+def _unless_shared_checker(checker: GrammarChecker | None) -> GrammarChecker | None:
+    """How a grammar checker shows: not at all where ``remote_server``, ``language`` and ``timeout`` name it."""
+    if checker is None:
+        return None
+    if same(checker, shared_grammar_checker(checker.remote_server, checker.language, checker.timeout)):
+        return None
+    return checker
 
 
 @parameters
@@ -33,13 +43,13 @@ class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
     prefer_higher = False
 
     #: URL of a LanguageTool server (default: ``$RAG_AXIOMS_LANGUAGETOOL_URL``, else ``http://127.0.0.1:8081``).
-    remote_server: str | None = parameter(None)
+    remote_server: str | None = parameter(None, role=TOOL)
     #: Language code for LanguageTool (default ``"en-US"``).
     language: str = parameter("en-US")
     #: Seconds one LanguageTool request may take before it is an error (default 10).
     timeout: float = parameter(DEFAULT_TIMEOUT)
     #: A :class:`GrammarChecker` to use instead of ``remote_server``, ``language`` and ``timeout``.
-    grammar_checker: GrammarChecker | None = parameter(None)
+    grammar_checker: GrammarChecker | None = parameter(None, role=TOOL, shown=_unless_shared_checker)
 
     def __post_init__(self) -> None:
         super().__post_init__()

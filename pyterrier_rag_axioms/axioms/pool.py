@@ -40,18 +40,17 @@ UNITS: dict[str, str] = {"terms": "terms", "noun_chunks": "noun_chunks", "entiti
 
 
 class PoolLabel:
-    """How a pool axiom's ``repr`` shows its pool: the disclosure that it is a pool axiom."""
+    """How a pool axiom's ``repr`` shows a fixed pool (the default pool shows as ``pool=None``, always)."""
 
-    def __init__(self, pool: pd.DataFrame | None):
+    def __init__(self, pool: pd.DataFrame):
         self.pool = pool
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, PoolLabel) and self.pool is None and other.pool is None
-
     def __repr__(self) -> str:
-        if self.pool is None:
-            return "<pool axiom: the other responses of each qid in the input>"
         return f"<pool axiom: fixed pool of {len(self.pool)} responses, {self.pool['qid'].nunique()} qids>"
+
+
+def _shown_pool(pool: pd.DataFrame | None) -> PoolLabel | None:
+    return None if pool is None else PoolLabel(pool)
 
 
 def _checked_pool(axiom: PoolAxiom, pool: pd.DataFrame | None) -> pd.DataFrame | None:
@@ -103,13 +102,13 @@ class PoolAxiom(EmbeddingFeatureAxiom):
 
     #: The pool: a response frame of the responses that support each other (default ``None``: each
     #: query's responses in the input). Values for a subset of a fixed pool equal those of the whole.
-    pool: pd.DataFrame | None = parameter(None, resolve=_checked_pool, shown=PoolLabel, always_shown=True)
+    pool: pd.DataFrame | None = parameter(None, resolve=_checked_pool, shown=_shown_pool, always_shown=True)
     #: The name of a column whose responses count once per unit (default ``None``: each response
     #: counts alone); read from ``pool`` where given, else from the input (``<group>_a``/``_b`` of
     #: a preference frame). A missing value counts alone.
     group: str | None = parameter(None)
 
-    #: Pool axioms say so (see :class:`PoolLabel`) and are listed apart in the registry.
+    #: Pool axioms say so (their ``repr`` always shows ``pool``) and are listed apart in the registry.
     is_pool_axiom: ClassVar[bool] = True
     registry_group: ClassVar[str] = "pool"
 

@@ -1,10 +1,9 @@
 """The feature axioms of a :class:`~pyterrier_rag_axioms.preference.model.PreferenceModel`: resolving
-them by name, transforming their values, and the parameters a saved model records."""
+them by name and transforming their values."""
 
 from __future__ import annotations
 
-from dataclasses import fields
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 
@@ -43,16 +42,3 @@ def _resolve_feature(feature: FeatureAxiom | str, where: str) -> FeatureAxiom:
             f"not {kind} {feature!r}"
         )
     return feature
-
-
-def _saved_parameters(axiom: FeatureAxiom) -> dict[str, Any]:
-    """The declared parameters of an axiom that change its values and can be written as JSON (strings, numbers)."""
-    saved = {}
-    for declared in fields(axiom):
-        if declared.name in ("margin_fraction", "name", "verbose"):
-            continue
-        show = declared.metadata.get("shown") or (lambda value: value)
-        value = show(getattr(axiom, declared.name))
-        if isinstance(value, str | int | float | bool) and value != declared.default:
-            saved[declared.name] = value
-    return saved

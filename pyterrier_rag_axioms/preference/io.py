@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from pyterrier_rag_axioms.declaration import TOOL, declared, saved_arguments
 from pyterrier_rag_axioms.io import strict_json
 from pyterrier_rag_axioms.io.atomic import atomic_write_text
-from pyterrier_rag_axioms.preference.features import _saved_parameters, axiom_classes
+from pyterrier_rag_axioms.preference.features import axiom_classes
 
 if TYPE_CHECKING:
     from pyterrier_rag_axioms.preference.model import PreferenceModel
@@ -24,41 +25,57 @@ FORMAT = "pyterrier-rag-axioms/preference-model"
 DEFAULT_MODELS: dict[str, str] = {"crowd": "preference-crowd.json", "nuggets": "preference-nuggets.json"}
 
 
+#: The model's parameters kept per feature in a file (the others are kept by name at the top).
+PER_FEATURE = ("axioms", "coefficients", "scales")
+
+
 def save_model(model: PreferenceModel, path: str | Path, *, metadata: dict[str, Any] | None = None) -> None:
-    """Write a fitted model as a small JSON file (see :meth:`PreferenceModel.save`)."""
-    document = {
-        "format": FORMAT,
-        "version": 1,
-        "name": model.name,
-        "truth": model.truth,
-        "value_transform": model.value_transform,
-        "regularization": model.regularization,
-        "follow_directions": model.follow_directions,
-        "min_confidence": model.min_confidence,
-        "features": [
+    """Write a fitted model as a small JSON file (see :meth:`PreferenceModel.save`).
+
+    Every declared parameter is written (:mod:`~pyterrier_rag_axioms.declaration`), each feature
+    axiom's with the arguments that differ from their defaults, tools by name or path.
+
+    Raises:
+        ValueError: a feature axiom has an argument that cannot be written (a tool built in
+            memory, a frame), named in the message.
+    """
+    try:
+        features = [
             {
                 "axiom": axiom.short_name,
                 "name": axiom.name,
-                "parameters": _saved_parameters(axiom),
+                "parameters": saved_arguments(axiom, leave_out=("name",)),
                 "scale": scale,
                 "weight": weight,
             }
-            for axiom, scale, weight in zip(model.axioms, model.scales, model._require_fitted())
-        ],
+            for axiom, scale, weight in zip(model.axioms, model.scales, model.fitted_coefficients())
+        ]
+    except ValueError as error:
+        raise ValueError(f"{path}: cannot save {model.name}: {error}") from None
+    top = {
+        field.name: getattr(model, field.name)
+        for field in declared(model)
+        if not field.metadata.get("hidden") and field.name not in PER_FEATURE
+    }
+    document = {
+        "format": FORMAT,
+        "version": 1,
+        **top,
+        "features": features,
         "metadata": metadata or {},
     }
     atomic_write_text(Path(path), json.dumps(document, indent=2) + "\n")
 
-
-#: Parameters of feature axioms that may name a server the axiom sends texts to (LanguageTool, TARGER).
-SERVER_PARAMETERS = ("remote_server", "argument_tagger")
 
 #: Host names of this machine: a saved model may name a server there.
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
 def _remote(url: object) -> bool:
-    """Whether a server URL names another machine than this one."""
+    """Whether a tool's argument is the URL of a server on another machine than this one (a model
+    name or path is no server)."""
+    if not isinstance(url, str) or "://" not in url:
+        return False
     try:
         host = urlsplit(str(url)).hostname
     except ValueError:
@@ -105,9 +122,10 @@ def _feature(feature: object, position: int, path: Path, allow_remote: bool) -> 
     parameters = feature.get("parameters", {})
     if not isinstance(parameters, dict):
         raise ValueError(f"{where}: 'parameters' must be an object of argument names and values, not {parameters!r}")
-    for name in SERVER_PARAMETERS:
+    tools = [field.name for field in declared(classes[short_name]) if field.metadata.get("role") == TOOL]
+    for name in tools:  # the servers an axiom sends texts to (LanguageTool, TARGER) are tools
         server = parameters.get(name)
-        if isinstance(server, str) and _remote(server) and not allow_remote:
+        if _remote(server) and not allow_remote:
             raise ValueError(
                 f"{where} ({short_name}) sends texts to the server {server!r}, which is not on this machine; "
                 "load a model that names another server only if you trust its file: allow_remote=True"
@@ -142,16 +160,11 @@ def load_model(cls: type[PreferenceModel], path: str | Path, *, allow_remote: bo
     if name is not None and not isinstance(name, str):
         raise ValueError(f"{path}: 'name' must be a string, not {name!r}")
     arguments = {
-        "axioms": axioms,
-        "coefficients": weights,
-        "scales": scales,
-        "value_transform": document.get("value_transform", "signed_log1p"),
-        "regularization": document.get("regularization", 1.0),
-        "follow_directions": document.get("follow_directions", False),
-        "min_confidence": document.get("min_confidence", 0.0),
-        "truth": document.get("truth"),
-        "name": name,
+        field.name: document[field.name]
+        for field in declared(cls)
+        if not field.metadata.get("hidden") and field.name not in PER_FEATURE and field.name in document
     }
+    arguments.update(axioms=axioms, coefficients=weights, scales=scales)
     try:
         return cls(**{**arguments, **overrides})
     except (TypeError, ValueError) as error:

@@ -26,7 +26,8 @@ import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.axioms import Axiom, FeatureAxiom
-from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, is_preference_frame, preference_frame
+from pyterrier_rag_axioms.declaration import DECISION, PRESENTATION, REQUIRED, parameter, parameters, replaced
+from pyterrier_rag_axioms.frames import ResponseTable, is_preference_frame, preference_frame
 from pyterrier_rag_axioms.preference.features import (
     TRANSFORMS,
     Transform,
@@ -39,6 +40,51 @@ from pyterrier_rag_axioms.preference.scores import response_scores
 from pyterrier_rag_axioms.registry import MODELS
 
 
+def _features(model: PreferenceModel, axioms: Sequence[FeatureAxiom | str]) -> tuple[FeatureAxiom, ...]:
+    kind = model.short_name
+    features = tuple(_resolve_feature(axiom, kind) for axiom in axioms)
+    if not features:
+        raise ValueError(f"{kind}: needs at least one feature axiom")
+    names = [feature.name for feature in features]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ValueError(f"{kind}: feature axioms must have distinct names, but {duplicates} occur more than once")
+    return features
+
+
+def _per_feature(what: str, *, positive: bool, default: float | None = None):
+    """A resolver of one finite number per feature axiom (``None``: ``default`` each, or no numbers)."""
+
+    def resolve(model: PreferenceModel, numbers: Sequence[float] | None) -> tuple[float, ...] | None:
+        if numbers is None:
+            return None if default is None else (default,) * len(model.axioms)
+        array = np.asarray(list(numbers), dtype=float)
+        if array.shape != (len(model.axioms),):
+            raise ValueError(f"{model.short_name}: got {array.size} {what} for {len(model.axioms)} feature axioms")
+        if not np.isfinite(array).all() or (positive and not (array > 0).all()):
+            raise ValueError(f"{model.short_name}: {what} must be finite{' and positive' if positive else ''}")
+        return tuple(float(number) for number in array)
+
+    return resolve
+
+
+def _regularization(model: PreferenceModel, regularization: float) -> float:
+    if not (isinstance(regularization, int | float) and regularization > 0 and math.isfinite(regularization)):
+        raise ValueError(f"{model.short_name}: regularization must be a positive number, not {regularization!r}")
+    return float(regularization)
+
+
+def _min_confidence(model: PreferenceModel, min_confidence: float) -> float:
+    if not (isinstance(min_confidence, int | float) and 0.0 <= min_confidence < 0.5):
+        raise ValueError(f"{model.short_name}: min_confidence must lie in [0, 0.5), not {min_confidence!r}")
+    return float(min_confidence)
+
+
+def _listed(numbers: Sequence[float] | None) -> list[float] | None:
+    return None if numbers is None else list(numbers)
+
+
+@parameters
 class PreferenceModel(Axiom):
     """Prefer by a fitted logistic model over the per-response values of feature axioms.
 
@@ -47,81 +93,41 @@ class PreferenceModel(Axiom):
     better). Works like every axiom: on response and preference frames, as a member of a
     combinator, in :class:`~pyterrier_rag_axioms.KwikSort`, with ``agreement``, and under
     ``.parallel``. Use :meth:`fit` on judged pairs, :meth:`load` a saved model, or
-    :meth:`default` for the shipped ones.
+    :meth:`default` for the shipped ones. Its parameters are declared once
+    (:mod:`~pyterrier_rag_axioms.declaration`): ``repr``, copies, saved files and equality read them.
     """
 
     short_name: ClassVar[str] = "PreferenceModel"
 
-    def __init__(
-        self,
-        *,
-        axioms: Sequence[FeatureAxiom | str],
-        coefficients: Sequence[float] | None = None,
-        scales: Sequence[float] | None = None,
-        value_transform: Transform = "signed_log1p",
-        regularization: float = 1.0,
-        follow_directions: bool = False,
-        min_confidence: float = 0.0,
-        truth: str | None = None,
-        name: str | None = None,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            axioms: the feature axioms whose per-response values the model weighs (instances, or
-                short names such as ``"LEN1"`` for their defaults); their preference columns are
-                not needed.
-            coefficients: one weight per axiom, for a model fitted elsewhere (default: unfitted);
-                :meth:`weights` shows them by feature.
-            scales: one positive scale per axiom that divides the value difference (default 1).
-            value_transform: applied to each value before the difference: ``"signed_log1p"``
-                (``sign(x) log(1 + |x|)``, default; tames counts) or ``"identity"``.
-            regularization: the inverse strength ``C`` of the L2 penalty when fitting (default 1).
-            follow_directions: fit each weight only in its axiom's direction, so that a feature can
-                only favour the response its axiom prefers (the higher value where the axiom prefers
-                higher, else the lower one); a feature whose fitted influence would run against its
-                axiom's intuition gets weight 0 (default False: any sign).
-            min_confidence: abstain (``0.0``) where the probability lies within this distance of
-                1/2, in [0, 0.5) (default 0: decide except for exact ties).
-            truth: what the model was fitted to predict (set by :meth:`fit`; shown by ``repr``).
-            name: name of the preference column (default ``"PreferenceModel"``).
-            verbose: show progress of long work.
-        """
-        kind = type(self).__name__
-        features = tuple(_resolve_feature(axiom, kind) for axiom in axioms)
-        if not features:
-            raise ValueError(f"{kind}: needs at least one feature axiom")
-        names = [feature.name for feature in features]
-        duplicates = sorted({n for n in names if names.count(n) > 1})
-        if duplicates:
-            raise ValueError(f"{kind}: feature axioms must have distinct names, but {duplicates} occur more than once")
-        if value_transform not in TRANSFORMS:
-            raise ValueError(f"{kind}: value_transform must be one of {', '.join(TRANSFORMS)}, not {value_transform!r}")
-        if not (isinstance(regularization, int | float) and regularization > 0 and math.isfinite(regularization)):
-            raise ValueError(f"{kind}: regularization must be a positive number, not {regularization!r}")
-        if not (isinstance(min_confidence, int | float) and 0.0 <= min_confidence < 0.5):
-            raise ValueError(f"{kind}: min_confidence must lie in [0, 0.5), not {min_confidence!r}")
-        self.axioms = features
-        self.coefficients = (
-            None if coefficients is None else self._checked(coefficients, "coefficients", positive=False)
-        )
-        self.scales = (1.0,) * len(features) if scales is None else self._checked(scales, "scales", positive=True)
-        self.value_transform = value_transform
-        self.regularization = float(regularization)
-        self.follow_directions = bool(follow_directions)
-        self.min_confidence = float(min_confidence)
-        self.truth = truth
-        self.margin_fraction = 0.0
-        self.name = self.short_name if name is None else name
-        self.verbose = verbose
-
-    def _checked(self, numbers: Sequence[float], what: str, *, positive: bool) -> tuple[float, ...]:
-        array = np.asarray(list(numbers), dtype=float)
-        if array.shape != (len(self.axioms),):
-            raise ValueError(f"{type(self).__name__}: got {array.size} {what} for {len(self.axioms)} feature axioms")
-        if not np.isfinite(array).all() or (positive and not (array > 0).all()):
-            raise ValueError(f"{type(self).__name__}: {what} must be finite{' and positive' if positive else ''}")
-        return tuple(float(number) for number in array)
+    #: Fixed: a model decides by its probabilities (``min_confidence``), not by a margin.
+    margin_fraction: float = parameter(0.0, role=DECISION, init=False)
+    #: The feature axioms whose per-response values the model weighs (instances, or short names
+    #: such as ``"LEN1"`` for their defaults); their preference columns are not needed.
+    axioms: tuple[FeatureAxiom, ...] = parameter(REQUIRED, resolve=_features, shown=list)
+    #: One weight per axiom, for a model fitted elsewhere (default: unfitted); :meth:`weights`
+    #: shows them by feature.
+    coefficients: tuple[float, ...] | None = parameter(
+        None, resolve=_per_feature("coefficients", positive=False), shown=_listed
+    )
+    #: One positive scale per axiom that divides the value difference (default 1).
+    scales: tuple[float, ...] | None = parameter(
+        None, resolve=_per_feature("scales", positive=True, default=1.0), shown=list
+    )
+    #: Applied to each value before the difference: ``"signed_log1p"`` (``sign(x) log(1 + |x|)``,
+    #: default; tames counts) or ``"identity"``.
+    value_transform: Transform = parameter("signed_log1p", choices=TRANSFORMS)
+    #: The inverse strength ``C`` of the L2 penalty when fitting (default 1).
+    regularization: float = parameter(1.0, resolve=_regularization)
+    #: Fit each weight only in its axiom's direction, so that a feature can only favour the
+    #: response its axiom prefers (the higher value where the axiom prefers higher, else the lower
+    #: one); a feature whose fitted influence would run against its axiom's intuition gets weight 0
+    #: (default False: any sign).
+    follow_directions: bool = parameter(False, resolve=lambda model, follow: bool(follow))
+    #: What the model was fitted to predict (set by :meth:`fit`; shown by ``repr``).
+    truth: str | None = parameter(None, role=PRESENTATION)
+    #: Abstain (``0.0``) where the probability lies within this distance of 1/2, in [0, 0.5)
+    #: (default 0: decide except for exact ties).
+    min_confidence: float = parameter(0.0, role=DECISION, resolve=_min_confidence)
 
     def __iter__(self):
         """The feature axioms, as PyTerrier's operators expose their parts."""
@@ -158,7 +164,8 @@ class PreferenceModel(Axiom):
         matrix = np.column_stack(columns) if columns else np.empty((len(table.a), 0))
         return np.where(np.isfinite(matrix), matrix, 0.0)
 
-    def _require_fitted(self) -> tuple[float, ...]:
+    def fitted_coefficients(self) -> tuple[float, ...]:
+        """The weights, one per feature axiom (``ValueError`` saying how to get them where the model has none yet)."""
         if self.coefficients is None:
             raise ValueError(
                 f"{self.name}: the model has no weights yet; call fit(judged_pairs, truth=...), "
@@ -168,12 +175,12 @@ class PreferenceModel(Axiom):
 
     def probabilities(self, table: ResponseTable) -> np.ndarray:
         """The probability that response a is better, for each pair of ``table``."""
-        self._require_fitted()
+        self.fitted_coefficients()
         return self.probabilities_of(self.differences(table))
 
     def probabilities_of(self, differences: np.ndarray) -> np.ndarray:
         """The probability that response a is better from the unscaled feature differences of :meth:`differences`."""
-        scores = (differences / np.asarray(self.scales)) @ np.asarray(self._require_fitted())
+        scores = (differences / np.asarray(self.scales)) @ np.asarray(self.fitted_coefficients())
         return 1.0 / (1.0 + np.exp(-scores))
 
     def decide(self, probabilities: np.ndarray) -> np.ndarray:
@@ -190,17 +197,22 @@ class PreferenceModel(Axiom):
     # --- the transformer ----------------------------------------------------------------------
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
-        """Add ``name`` (the preference) and ``<name>_probability`` to the (built or given) preference frame."""
-        self._require_fitted()
-        pairs = preference_frame(inp, self)
-        if len(pairs) == 0:
-            columns = [*PAIR_COLUMNS, *(c for c in pairs.columns if c not in PAIR_COLUMNS)]
-            empty = {self.name: pd.Series(dtype=float), self.probability_column: pd.Series(dtype=float)}
-            return pairs.reindex(columns=columns).assign(**empty)
-        probabilities = self.probabilities(ResponseTable.from_pairs(pairs))
-        pairs[self.name] = self.decide(probabilities)
-        pairs[self.probability_column] = probabilities
-        return pairs
+        """Add ``name`` (the preference) and ``<name>_probability`` to the (built or given) preference
+        frame, as every axiom does (:meth:`Axiom.transform`: context warnings, cache flush)."""
+        self.fitted_coefficients()
+        return super().transform(inp)
+
+    def output_columns(self) -> list[str]:
+        """The preference column ``name`` and the probability column ``<name>_probability``."""
+        return [self.name, self.probability_column]
+
+    def output_values(self, table: ResponseTable) -> dict[str, np.ndarray]:
+        probabilities = self.probabilities(table)
+        return {self.name: self.decide(probabilities), self.probability_column: probabilities}
+
+    def context_sources(self) -> list[object]:
+        """The feature axioms: the model warns where they read a context that is missing."""
+        return list(self.axioms)
 
     def explain(self, inp: pd.DataFrame) -> pd.DataFrame:
         """The preference frame with each feature's contribution ``w_i d_i / s_i`` to the log-odds.
@@ -208,7 +220,7 @@ class PreferenceModel(Axiom):
         Adds ``<feature>_contribution`` per feature axiom, ``<name>_logit`` (their sum), and the
         columns of :meth:`transform`. A positive contribution speaks for response a.
         """
-        weights = np.asarray(self._require_fitted())
+        weights = np.asarray(self.fitted_coefficients())
         pairs = preference_frame(inp, self)
         table = ResponseTable.from_pairs(pairs)
         contributions = self.differences(table) / np.asarray(self.scales) * weights
@@ -281,11 +293,11 @@ class PreferenceModel(Axiom):
         pairs, signs, sample = self._judged(judged, truth, weight, f"{self.name}.fit")
         decisive = signs != 0
         table = ResponseTable.from_pairs(pairs[decisive].reset_index(drop=True))
-        self._fit_differences(self.differences(table, every=True), signs[decisive], sample[decisive])
+        self.fit_differences(self.differences(table, every=True), signs[decisive], sample[decisive])
         self.truth = truth
         return self
 
-    def _fit_differences(self, differences: np.ndarray, signs: np.ndarray, sample: np.ndarray) -> None:
+    def fit_differences(self, differences: np.ndarray, signs: np.ndarray, sample: np.ndarray) -> None:
         """Fit scales and weights to difference rows and truth signs (see :func:`fit_logistic`)."""
         bounds = None
         if self.follow_directions:
@@ -313,26 +325,21 @@ class PreferenceModel(Axiom):
         differences = self.differences(ResponseTable.from_pairs(pairs), every=True)
         probabilities = np.full(len(pairs), np.nan)
         labels = pairs[groups].astype(str).to_numpy()
-        fold = self._copy()
+        fold = replaced(self)
         for group in pd.unique(labels):
             train = (labels != group) & (signs != 0)
             if not train.any():
                 raise ValueError(f"{where}: leaving out {groups} {group!r} leaves no judged pair to fit")
-            fold._fit_differences(differences[train], signs[train], sample[train])
+            fold.fit_differences(differences[train], signs[train], sample[train])
             held_out = labels == group
             probabilities[held_out] = fold.probabilities_of(differences[held_out])
         pairs[self.name] = self.decide(probabilities)
         pairs[self.probability_column] = probabilities
         return pairs
 
-    def _copy(self, **changes: Any) -> PreferenceModel:
-        names = ("axioms", "coefficients", "scales", "value_transform", "regularization", "follow_directions",
-                 "min_confidence", "truth", "name", "verbose")
-        return type(self)(**{**{name: getattr(self, name) for name in names}, **changes})
-
     def with_min_confidence(self, min_confidence: float) -> PreferenceModel:
         """The same model abstaining within ``min_confidence`` of 1/2."""
-        return self._copy(min_confidence=min_confidence)
+        return replaced(self, min_confidence=min_confidence)
 
     # --- transparency and files ---------------------------------------------------------------
 
@@ -342,7 +349,7 @@ class PreferenceModel(Axiom):
         ``prefers`` says which value the feature favours: ``"higher"`` (positive weight), ``"lower"``
         (negative weight) or ``"-"`` (weight 0).
         """
-        weights = self._require_fitted()
+        weights = self.fitted_coefficients()
         axioms = [axiom.short_name for axiom in self.axioms]
         frame = pd.DataFrame({"feature": self.feature_names, "axiom": axioms, "weight": weights, "scale": self.scales})
         frame["prefers"] = np.where(frame["weight"] > 0, "higher", np.where(frame["weight"] < 0, "lower", "-"))
@@ -372,27 +379,5 @@ class PreferenceModel(Axiom):
         metadata holds the figures on CrowdRAG-25). Keyword arguments override the file's.
         """
         return default_model(cls, kind, **overrides)
-
-    def __repr__(self) -> str:
-        """Every argument that differs from its default, numbers in full: evaluated, it is the same model."""
-        parts = [f"axioms=[{', '.join(map(repr, self.axioms))}]"]
-        if self.coefficients is not None:
-            parts.append(f"coefficients={list(self.coefficients)}")
-        if any(scale != 1.0 for scale in self.scales):
-            parts.append(f"scales={list(self.scales)}")
-        if self.value_transform != "signed_log1p":
-            parts.append(f"value_transform={self.value_transform!r}")
-        if self.regularization != 1.0:
-            parts.append(f"regularization={self.regularization!r}")
-        if self.follow_directions:
-            parts.append("follow_directions=True")
-        if self.truth is not None:
-            parts.append(f"truth={self.truth!r}")
-        if self.min_confidence:
-            parts.append(f"min_confidence={self.min_confidence!r}")
-        if self.name != self.short_name:
-            parts.append(f"name={self.name!r}")
-        return f"PreferenceModel({', '.join(parts)})"
-
 
 MODELS["preference"] = PreferenceModel

@@ -45,7 +45,7 @@ def response_scores(model: PreferenceModel, inp: pd.DataFrame) -> pd.DataFrame:
     are computed. A value that cannot be computed (NaN) counts as the mean of the query's other
     values of that feature, so it neither helps nor hurts (a pair's NaN difference counts 0).
     """
-    weights = np.asarray(model._require_fitted())
+    weights = np.asarray(model.fitted_coefficients())
     if is_preference_frame(inp):
         table = ResponseTable.from_pairs(preference_frame(inp, model))
         responses = table.responses.copy()

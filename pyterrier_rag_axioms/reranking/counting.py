@@ -8,10 +8,11 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms.axioms import signature_repr
+from pyterrier_rag_axioms.declaration import PRESENTATION, REQUIRED, check_choice, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.frames import check_pair_count
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.reranking._candidates import (
+    PIVOTS,
     Candidates,
     Pivot,
     Source,
@@ -21,6 +22,7 @@ from pyterrier_rag_axioms.reranking._candidates import (
 from pyterrier_rag_axioms.reranking.kwiksort import KwikSort, check_pivot, check_seed
 
 
+@parameters
 class PreferenceCountReranker(QueryParallel, pt.Transformer):
     """Rank each query's responses by how many responses they beat minus how many beat them.
 
@@ -30,6 +32,11 @@ class PreferenceCountReranker(QueryParallel, pt.Transformer):
     keep the original order, with ``score`` lowered by less than 1 for each later one (``j / k``
     for the j-th of k equal responses) so that ``pt.Experiment`` sees the same order as ``rank``.
     """
+
+    #: A preference column name, an :class:`Axiom`, or a :class:`Combinator`.
+    source: Source = parameter(REQUIRED, positional=True)
+    #: Show the progress of the comparisons.
+    verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
 
     def __init__(self, source: Source, *, verbose: bool = False):
         """
@@ -79,7 +86,7 @@ class PreferenceCountReranker(QueryParallel, pt.Transformer):
         result["losses"] = losses[positions].astype(int)
         return result
 
-    __repr__ = signature_repr
+    __repr__ = declared_repr
 
 
 #: The ranking methods of :class:`AxiomaticReranker`.
@@ -88,12 +95,12 @@ METHODS: tuple[str, ...] = ("kwiksort", "count")
 
 def check_ranking_options(method: object, pivot: object, seed: object, caller: str) -> int:
     """Check a ranking method, KwikSort's pivot and seed (``ValueError`` naming ``caller``); the seed as an int."""
-    if method not in METHODS:
-        raise ValueError(f"{caller}: method must be 'kwiksort' or 'count', not {method!r}")
+    check_choice(method, METHODS, caller, "method")
     check_pivot(pivot, caller)
     return check_seed(seed, caller)
 
 
+@parameters
 class AxiomaticReranker(QueryParallel, pt.Transformer):
     """Rank each query's responses by an axiom or combinator, in one transformer.
 
@@ -101,6 +108,17 @@ class AxiomaticReranker(QueryParallel, pt.Transformer):
     returns a result frame; ``method="kwiksort"`` (default) compares only the pairs KwikSort asks
     for, ``method="count"`` compares all pairs and ranks by wins minus losses.
     """
+
+    #: An :class:`Axiom` or :class:`Combinator` (or a preference column name, for preference frames).
+    source: Source = parameter(REQUIRED, positional=True)
+    #: The ranking method.
+    method: Literal["kwiksort", "count"] = parameter("kwiksort", choices=METHODS)
+    #: The pivot selection of KwikSort (see :class:`KwikSort`).
+    pivot: Pivot = parameter("random", choices=PIVOTS)
+    #: The seed of KwikSort's random pivots.
+    seed: int = parameter(0)
+    #: Show the progress of the comparisons.
+    verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
 
     def __init__(
         self,
@@ -142,4 +160,4 @@ class AxiomaticReranker(QueryParallel, pt.Transformer):
         """:meth:`transform`, with errors and warnings naming ``caller`` (e.g. :class:`BestOfN`)."""
         return self.reranker.rank_frame(inp, caller)
 
-    __repr__ = signature_repr
+    __repr__ = declared_repr

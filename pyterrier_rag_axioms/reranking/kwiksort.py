@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms.axioms import signature_repr
+from pyterrier_rag_axioms.declaration import PRESENTATION, REQUIRED, check_choice, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.reranking._candidates import (
     PIVOTS,
@@ -30,9 +30,7 @@ def check_seed(seed: object, reranker: str) -> int:
 
 def check_pivot(pivot: object, reranker: str) -> str:
     """KwikSort's pivot selection, one of :data:`PIVOTS` (``ValueError`` naming the reranker otherwise)."""
-    if pivot not in PIVOTS:
-        raise ValueError(f"{reranker}: pivot must be one of {', '.join(PIVOTS)}, not {pivot!r}")
-    return pivot
+    return check_choice(pivot, PIVOTS, reranker, "pivot")
 
 
 def _qid_seed(seed: int, qid: str) -> np.random.Generator:
@@ -40,6 +38,7 @@ def _qid_seed(seed: int, qid: str) -> np.random.Generator:
     return np.random.default_rng([seed, zlib.crc32(qid.encode("utf-8"))])
 
 
+@parameters
 class KwikSort(QueryParallel, pt.Transformer):
     """Rank each query's responses by quicksort on pairwise preferences (KwikSort).
 
@@ -56,6 +55,15 @@ class KwikSort(QueryParallel, pt.Transformer):
     orientation (a swapped pair negates); a column the frame lacks is computed by the axiom or
     combinator over the listed pairs first.
     """
+
+    #: A preference column name, an :class:`Axiom`, or a :class:`Combinator`.
+    source: Source = parameter(REQUIRED, positional=True)
+    #: How the pivot of each part is chosen.
+    pivot: Pivot = parameter("random", choices=PIVOTS)
+    #: The seed of the random pivots.
+    seed: int = parameter(0)
+    #: Show the progress of the comparisons.
+    verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
 
     def __init__(self, source: Source, *, pivot: Pivot = "random", seed: int = 0, verbose: bool = False):
         """
@@ -137,4 +145,4 @@ class KwikSort(QueryParallel, pt.Transformer):
         candidates = Candidates.from_frame(inp, self.source, caller)
         return candidates.result(self.rank(candidates))
 
-    __repr__ = signature_repr
+    __repr__ = declared_repr

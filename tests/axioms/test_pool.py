@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import pyterrier_rag_axioms as rag
 from pyterrier_rag_axioms.axioms.pool import POOL1, POOL2, POOL3, POOL4
 
 POOL_AXIOMS = [POOL1, POOL2, POOL3, POOL4]
@@ -42,9 +43,10 @@ def values(axiom, responses: pd.DataFrame) -> pd.Series:
 @pytest.mark.parametrize("cls", POOL_AXIOMS)
 def test_pool_axioms_disclose_the_pool(cls):
     axiom = cls()
-    assert "pool axiom" in repr(axiom) and "pool axiom" in cls.__doc__ and "Intuition" in cls.__doc__
+    assert "pool=None" in repr(axiom) and "pool axiom" in cls.__doc__ and "Intuition" in cls.__doc__
     fixed = cls(pool=frame())
     assert "fixed pool of 8 responses, 2 qids" in repr(fixed)
+    assert eval(repr(axiom), vars(rag)) == axiom  # the default pool evaluates back
 
 
 @pytest.mark.parametrize("cls", POOL_AXIOMS)

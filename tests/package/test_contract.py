@@ -5,6 +5,7 @@ configuration; an empty frame gives an empty frame; the caller's frame is never 
 antisymmetry and independence of row order and of the other responses.
 """
 
+import inspect
 import pickle
 
 import numpy as np
@@ -71,9 +72,12 @@ def test_every_axiom_passes_pt_inspect_and_has_both_names(name):
     assert repr(axiom).startswith(f"{name}(margin_fraction=")
     assert getattr(pra, type(axiom).__name__) is getattr(pra, name)
     assert type(axiom).__doc__ and "Intuition" in type(axiom).__doc__
-    with pytest.raises(TypeError, match=f"^{name} takes keyword arguments only, e.g. {name}\\(margin_fraction=...\\)"):
+    signature = list(inspect.signature(type(axiom).__init__).parameters.values())[1:]
+    required = [parameter.name for parameter in signature if parameter.default is inspect.Parameter.empty]
+    first = [*required, "margin_fraction", "name"]  # the required arguments come first
+    with pytest.raises(TypeError, match=f"^{name} takes keyword arguments only, e.g. {name}\\({first[0]}=...\\)"):
         build(name, 0.1)
-    with pytest.raises(TypeError, match=f"^{name} has no argument 'margin'; its arguments: margin_fraction, name, "):
+    with pytest.raises(TypeError, match=f"^{name} has no argument 'margin'; its arguments: {', '.join(first)}, "):
         build(name, margin=0.1)
     for bad in ("x", -1, True):
         with pytest.raises(ValueError, match=f"{name}: margin_fraction must be a number >= 0"):

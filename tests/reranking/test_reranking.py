@@ -243,7 +243,7 @@ def test_axiomatic_reranker_delegates():
 
 def test_errors_name_the_reranker():
     responses = _responses({"q": 2})
-    with pytest.raises(ValueError, match="KwikSort: pivot must be one of first, middle, last, random"):
+    with pytest.raises(ValueError, match="KwikSort: pivot must be one of 'first', 'middle', 'last', 'random'"):
         KwikSort("pref", pivot="best")
     with pytest.raises(ValueError, match="AxiomaticReranker: method must be"):
         AxiomaticReranker(CORR1(), method="borda")

@@ -32,6 +32,7 @@ from pyterrier_rag_axioms.axioms._base import (
     parameters,
     resolve_tool,
 )
+from pyterrier_rag_axioms.declaration import TOOL
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity
 from pyterrier_rag_axioms.tools.term_similarity import TermSimilarity, resolve_term_similarity
@@ -82,9 +83,9 @@ class GenerativeRetrievalAxiom(Axiom):
     length_precondition: ClassVar[bool] = False
 
     #: A :class:`TermExtractor` (e.g. with other stop words); excludes ``text_analyzer`` and ``stemmer``.
-    term_extractor: TermExtractor | None = parameter(None, shown=_unless_shared_extractor)
+    term_extractor: TermExtractor | None = parameter(None, role=TOOL, shown=_unless_shared_extractor)
     #: A :class:`TextAnalyzer` or spaCy model name (default: the shared analyzer).
-    text_analyzer: TextAnalyzer | str | None = parameter(None, shown=_unless_shared_analyzer)
+    text_analyzer: TextAnalyzer | str | None = parameter(None, role=TOOL, keyed=False, shown=_unless_shared_analyzer)
     #: ``"lemma"`` (default) or ``"porter"``.
     stemmer: Stemmer = parameter("lemma")
 
@@ -170,5 +171,5 @@ class _SemanticAxiom(GenerativeRetrievalAxiom):
     #: A :class:`TermSimilarity`, or a :class:`SentenceSimilarity` or sentence-transformers model
     #: whose embeddings' cosine is used (default: the shared all-MiniLM-L6-v2).
     term_similarity: TermSimilarity | SentenceSimilarity | str | None = parameter(
-        None, resolve=resolve_tool(resolve_term_similarity)
+        None, role=TOOL, resolve=resolve_tool(resolve_term_similarity)
     )

@@ -6,6 +6,7 @@ import numpy as np
 
 from pyterrier_rag_axioms.axioms._base import parameter, parameters, resolve_tool
 from pyterrier_rag_axioms.axioms.gen._base import GenerativeRetrievalFeatureAxiom, Profiles
+from pyterrier_rag_axioms.declaration import TOOL
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.arguments import ArgumentTagger, ArgumentUnit, resolve_argument_tagger
 from pyterrier_rag_axioms.tools.terms import TermProfile
@@ -19,7 +20,9 @@ class _ArgumentAxiom(GenerativeRetrievalFeatureAxiom):
 
     #: An :class:`ArgumentTagger`, or the URL of a TARGER API for a :class:`TargerTagger`
     #: (default: the offline :class:`DiscourseMarkerTagger`).
-    argument_tagger: ArgumentTagger | str | None = parameter(None, resolve=resolve_tool(resolve_argument_tagger))
+    argument_tagger: ArgumentTagger | str | None = parameter(
+        None, role=TOOL, resolve=resolve_tool(resolve_argument_tagger)
+    )
 
     def argument_units(self, table: ResponseTable) -> list[tuple[ArgumentUnit, ...]]:
         """The argument units of each response."""

@@ -1,0 +1,315 @@
+"""The one declaration of a configurable object's parameters, read by everything that needs them.
+
+To declare, decorate the class with :func:`parameters` and give each constructor parameter as an
+annotated class attribute whose default is :func:`parameter`, with its role and, where it has
+them, its allowed choices::
+
+    @parameters
+    class Example(FeatureAxiom):
+        #: How many words a sentence needs.
+        min_words: int = parameter(3)
+        #: How terms are reduced (checked against the choices).
+        stemmer: str = parameter("lemma", choices=("lemma", "porter"))
+        #: The spaCy analyzer, a tool named by its model.
+        analyzer: TextAnalyzer | str | None = parameter(None, role=TOOL, resolve=resolve_tool(resolve_text_analyzer))
+
+The roles are :data:`VALUE` (changes what the object computes; in its value key and saved),
+:data:`DECISION` (changes only how computed values become a decision, e.g. a margin; saved),
+:data:`PRESENTATION` (the column name, saved; progress bars, declared ``hidden``) and :data:`TOOL`
+(a model, analyzer or server: shown and saved by the name or path that resolves to it, refused at
+saving where none does). ``repr`` (:func:`declared_repr`), copying (:func:`replaced`), saving
+(:func:`saved_arguments`), value keys (:func:`keyed_parameters`), choice checks (:func:`check_choice`,
+run for every declared choice when the object is built) and the command line's ``choices=``
+(:func:`choices_of`) all read this one list. A class with its own constructor (positional members,
+say) declares its fields the same way (``positional`` or ``variadic`` for those) and calls
+:func:`resolve_parameters` once its fields are set.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+#: A parameter that changes what the object computes.
+VALUE = "value"
+#: A parameter that changes only how computed values become a decision (e.g. a margin).
+DECISION = "decision"
+#: A parameter that changes how results are shown or named, never what they are.
+PRESENTATION = "presentation"
+#: A tool: a model, an analyzer, a server; named by a model name, path or URL.
+TOOL = "tool"
+ROLES = (VALUE, DECISION, PRESENTATION, TOOL)
+
+#: The default of a parameter that must be given.
+REQUIRED: Any = dataclasses.MISSING
+
+
+class UnnamedToolError(ValueError):
+    """A tool built in memory that no name or path resolves to, so it cannot be saved."""
+
+
+def check_choice(value: Any, choices: Iterable[Any], owner: str, what: str) -> Any:
+    """``value`` where it is one of ``choices``, else a ``ValueError``: ``owner: what must be one of ..., not ...``."""
+    choices = tuple(choices)
+    if value not in choices:
+        raise ValueError(f"{owner}: {what} must be one of {', '.join(map(repr, choices))}, not {value!r}")
+    return value
+
+
+def parameter(
+    default: Any = REQUIRED,
+    *,
+    role: str = VALUE,
+    choices: Iterable[Any] | None = None,
+    resolve: Callable[[Any, Any], Any] | None = None,
+    shown: Callable[[Any], Any] | None = None,
+    always_shown: bool = False,
+    hidden: bool = False,
+    keyed: bool | None = None,
+    positional: bool = False,
+    variadic: bool = False,
+    init: bool = True,
+) -> Any:
+    """Declare one constructor parameter of a :func:`parameters` class.
+
+    Args:
+        default: the default argument (:data:`REQUIRED`: none).
+        role: :data:`VALUE` (default), :data:`DECISION`, :data:`PRESENTATION` or :data:`TOOL`.
+        choices: the allowed arguments, checked when the object is built and offered by the command line.
+        resolve: ``resolve(owner, argument)`` gives the value stored under the parameter's name
+            (e.g. a shared tool for a model name); applied once, after all arguments are set.
+        shown: how the stored value shows in ``repr`` and files (default: itself; a tool: its name).
+        always_shown: show the value in ``repr`` even where it is the default's.
+        hidden: never shown nor saved (e.g. ``verbose``); still copied.
+        keyed: whether the parameter is part of the object's value key (default: value
+            parameters and tools).
+        positional: given positionally (shown without its name).
+        variadic: the ``*members`` of the constructor (each shown and given positionally).
+        init: ``False`` for a field the constructor does not take (fixed by the class).
+    """
+    if role not in ROLES:
+        raise ValueError(f"parameter: role must be one of {', '.join(ROLES)}, not {role!r}")
+    metadata = {
+        "role": role,
+        "choices": None if choices is None else tuple(choices),
+        "resolve": resolve,
+        "shown": shown,
+        "always_shown": always_shown,
+        "hidden": hidden,
+        "keyed": role in (VALUE, TOOL) if keyed is None else keyed,
+        "positional": positional or variadic,
+        "variadic": variadic,
+    }
+    return dataclasses.field(default=default, init=init, metadata=metadata)
+
+
+def parameters(cls: type[T]) -> type[T]:
+    """Declare a class's annotated attributes as its keyword-only constructor parameters, stored
+    under their own names (a constructor the class defines itself is kept)."""
+    return dataclasses.dataclass(kw_only=True, eq=False, repr=False)(cls)
+
+
+def declared(owner: Any) -> tuple[dataclasses.Field, ...]:
+    """The declared constructor parameters of an object or class, in declaration order."""
+    return tuple(declared for declared in dataclasses.fields(owner) if declared.init)
+
+
+def declared_parameter(owner: Any, name: str) -> dataclasses.Field:
+    """One declared parameter by name (``KeyError`` naming the declared ones otherwise)."""
+    for field in declared(owner):
+        if field.name == name:
+            return field
+    raise KeyError(f"{_label(owner)} declares no parameter {name!r}")
+
+
+def choices_of(owner: Any, name: str) -> tuple[Any, ...]:
+    """The allowed arguments of a declared parameter (e.g. for the command line's ``choices=``)."""
+    return declared_parameter(owner, name).metadata.get("choices") or ()
+
+
+def resolve_parameters(owner: Any) -> None:
+    """Check each argument against its declared choices and replace it by its resolved value (see :func:`parameter`)."""
+    for field in declared(owner):
+        choices = field.metadata.get("choices")
+        if choices is not None:
+            check_choice(getattr(owner, field.name), choices, _label(owner), field.name)
+        resolve = field.metadata.get("resolve")
+        if resolve is not None:
+            setattr(owner, field.name, resolve(owner, getattr(owner, field.name)))
+
+
+def _label(owner: Any) -> str:
+    kind = owner if isinstance(owner, type) else type(owner)
+    return getattr(kind, "short_name", None) or kind.__name__
+
+
+def _default(owner: Any, field: dataclasses.Field) -> Any:
+    """The value a parameter stores when its default is given."""
+    resolve = field.metadata.get("resolve")
+    return field.default if resolve is None else resolve(owner, field.default)
+
+
+def _shown(owner: Any, field: dataclasses.Field, value: Any) -> Any:
+    show = field.metadata.get("shown")
+    if show is not None:
+        return show(value)
+    if field.metadata.get("role") == TOOL:
+        try:
+            return tool_argument(owner, field, value)
+        except UnnamedToolError:
+            return value
+    return value
+
+
+def same(value: Any, other: Any) -> bool:
+    """Whether two parameter values are the same (tools by their configuration; ``False`` where they cannot compare)."""
+    if value is other:
+        return True
+    if hasattr(value, "configuration_key") and hasattr(other, "configuration_key"):
+        return type(value) is type(other) and value.configuration_key() == other.configuration_key()
+    if isinstance(value, tuple | list) and isinstance(other, tuple | list):
+        return len(value) == len(other) and all(same(a, b) for a, b in zip(value, other))
+    try:
+        return bool(value == other)
+    except (TypeError, ValueError):  # e.g. arrays or frames
+        return False
+
+
+def same_parameters(first: Any, second: Any) -> bool:
+    """Whether two objects are of one class with the same declared parameters (``verbose`` and the like
+    aside), compared as stored or as shown (an aspect extraction by its name, a tool by its name)."""
+    if type(first) is not type(second):
+        return False
+    for field in declared(first):
+        if field.metadata.get("hidden"):
+            continue
+        value, other = getattr(first, field.name), getattr(second, field.name)
+        if not (same(value, other) or same(_shown(first, field, value), _shown(second, field, other))):
+            return False
+    return True
+
+
+def tool_argument(owner: Any, field: dataclasses.Field, tool: Any) -> Any:
+    """The argument (``None`` for the default, a model name, path or URL) that resolves to ``tool``.
+
+    Raises:
+        UnnamedToolError: no argument resolves to a tool of the same class and configuration.
+    """
+    if tool is None or isinstance(tool, str | Path):
+        return None if tool is None else str(tool)
+    resolve = field.metadata.get("resolve")
+    configuration = getattr(type(tool), "configuration", ())
+    candidates: list[Any] = [None]
+    if configuration:
+        candidates.append(tool.configuration_key()[0])
+    for candidate in candidates:
+        try:
+            if resolve is not None:
+                resolved = resolve(owner, candidate)
+            elif hasattr(type(tool), "shared") and configuration:
+                resolved = type(tool).shared(**{configuration[0]: candidate})
+            else:
+                continue
+        except (TypeError, ValueError):
+            continue
+        if same(resolved, tool):
+            return candidate
+    raise UnnamedToolError(
+        f"{_label(owner)}: {field.name} is a {type(tool).__name__} built in memory ({tool!r}) that no model name, "
+        f"path or URL resolves to, so it cannot be saved; pass the name or path of its model instead"
+    )
+
+
+def _json_ready(value: Any, where: str) -> Any:
+    """``value`` as JSON (strings, numbers, booleans, None, lists and string-keyed objects of them)."""
+    if value is None or isinstance(value, str | bool | int | float):
+        return value
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, tuple | list):
+        return [_json_ready(item, where) for item in value]
+    if isinstance(value, dict) and all(isinstance(key, str) for key in value):
+        return {key: _json_ready(item, where) for key, item in value.items()}
+    raise ValueError(f"{where} is {value!r}, which cannot be written to a file; give it by name or path")
+
+
+def saved_arguments(owner: Any, *, leave_out: Iterable[str] = ()) -> dict[str, Any]:
+    """The declared arguments of ``owner`` that differ from their defaults, ready for JSON.
+
+    Tools are given by the name or path that resolves to them; hidden parameters (``verbose``)
+    and those in ``leave_out`` are left out.
+
+    Raises:
+        UnnamedToolError: a tool was built in memory and has no name.
+        ValueError: another value cannot be written as JSON (e.g. a frame).
+    """
+    saved: dict[str, Any] = {}
+    for field in declared(owner):
+        if field.metadata.get("hidden") or field.name in leave_out:
+            continue
+        value = getattr(owner, field.name)
+        if field.metadata.get("role") == TOOL and field.metadata.get("shown") is None:
+            value = tool_argument(owner, field, value)
+        else:
+            value = _shown(owner, field, value)
+        if field.default is not REQUIRED and same(value, _shown(owner, field, _default(owner, field))):
+            continue
+        saved[field.name] = _json_ready(value, f"{_label(owner)}: {field.name}")
+    return saved
+
+
+def constructor_arguments(owner: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The positional and keyword arguments that build a copy of ``owner`` (the stored values)."""
+    positional: list[Any] = []
+    keywords: dict[str, Any] = {}
+    for field in declared(owner):
+        value = getattr(owner, field.name)
+        if field.metadata.get("variadic"):
+            positional.extend(value)
+        elif field.metadata.get("positional"):
+            positional.append(value)
+        else:
+            keywords[field.name] = value
+    return tuple(positional), keywords
+
+
+def replaced(owner: T, **changes: Any) -> T:
+    """A copy of ``owner`` built from its declared parameters, with ``changes``."""
+    positional, keywords = constructor_arguments(owner)
+    unknown = sorted(set(changes) - set(keywords))
+    if unknown:
+        raise TypeError(f"{_label(owner)} has no keyword parameter {unknown[0]!r}")
+    return type(owner)(*positional, **{**keywords, **changes})
+
+
+def declared_repr(owner: Any, label: str | None = None) -> str:
+    """``label(p=v, ...)`` from the declaration: positional parameters always, the others where
+    they differ from their defaults (or are declared ``always_shown``), hidden ones never; ``name`` comes last."""
+    parts = []
+    for field in sorted(declared(owner), key=lambda field: field.name == "name"):
+        if field.metadata.get("hidden"):
+            continue
+        stored = getattr(owner, field.name)
+        if field.metadata.get("variadic"):
+            parts.extend(repr(item) for item in stored)
+            continue
+        value = _shown(owner, field, stored)
+        if field.metadata.get("positional"):
+            parts.append(repr(value))
+        elif (
+            field.default is REQUIRED
+            or field.metadata.get("always_shown")
+            or not same(value, _shown(owner, field, _default(owner, field)))
+        ):
+            parts.append(f"{field.name}={value!r}")
+    return f"{label or _label(owner)}({', '.join(parts)})"
+
+
+def keyed_parameters(owner: Any) -> dict[str, str]:
+    """The parameters that change what ``owner`` computes (see ``keyed`` of :func:`parameter`), as
+    ``repr`` of the stored values."""
+    return {field.name: repr(getattr(owner, field.name)) for field in declared(owner) if field.metadata.get("keyed")}
