@@ -1,7 +1,7 @@
 """pyterrier-rag-axioms, the public face: every axiom under its short and long name, the combinators,
 rankers, PreferenceModel and pipelines. Not here: loaders, statistics, plots and tools (their subpackages)."""
 
-from pyterrier_rag_axioms import (
+from pyterrier_rag_axioms import (  # noqa: F401  (reachable as attributes, not star-imported)
     axioms,
     evaluation,
     frames,
@@ -40,7 +40,5 @@ __all__ = [
     "Cascade", "Combinator", "Conjunction", "MajorityVote", "WeightedSum",
     "AxiomaticReranker", "KwikSort", "PreferenceCountReranker", "PreferenceModel",
     "BestOfN", "MultiGenerator", "SamplingReader", "NuggetExtractor",
-    # the subpackages
-    "axioms", "evaluation", "frames", "io", "judgments", "nuggets", "parallel", "pipelines", "preference", "registry",
-    "reranking", "tools",
+    # not the subpackages: a star import binds no module name (``io`` would hide the standard library's)
 ]

@@ -4,7 +4,7 @@ A *response frame* has one row per generated response (``qid``, ``query``, ``doc
 ``response``, optional ``context``). A *preference frame* has one row per unordered pair of
 distinct responses of one query (``qid``, ``query``, ``docno_a``, ``docno_b``, ``response_a``,
 ``response_b``, ``context_a``, ``context_b``: each response's own context) plus one float column
-per axiom. See ``DESIGN.md`` of the project.
+per axiom. The documentation's page on frames (``docs/frames.md``) holds the design.
 
 Bad input raises a :class:`FrameError` (a ``ValueError``; :class:`FrameTypeError` is also a
 ``TypeError``) that says what is wrong and in which row, so that a reader of files can name the

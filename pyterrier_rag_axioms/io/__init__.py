@@ -214,7 +214,7 @@ def _read_tsv_responses(path: Path) -> pd.DataFrame:
 
 
 def read_responses(path: str | Path) -> pd.DataFrame:
-    """Read and validate a response frame from JSONL, TSV or Parquet (see DESIGN.md for the columns).
+    """Read and validate a response frame from JSONL, TSV or Parquet (see ``docs/formats.md`` for the columns).
 
     ``qid`` and ``docno`` are read as the text the file has (a JSON ``1`` is ``"1"``); TSV cells
     are text (a query ``1984`` stays text), except for other columns that hold numbers only (e.g.

@@ -4,7 +4,7 @@ A malformed line raises a ``ValueError`` that starts with ``path:line:``.
 
 Every loader reads JSON lines or TSV, gzip-compressed or not (recognised by its magic bytes, so
 the suffix does not matter), and returns a response frame or a preference frame (see
-``DESIGN.md``). A malformed line raises a ``ValueError`` that starts with ``path:line:``.
+``docs/frames.md``). A malformed line raises a ``ValueError`` that starts with ``path:line:``.
 
 - :func:`load_nugget_assignments`: TREC 2024 RAG nugget assignments, one response per run and topic.
 - :func:`nugget_scores` / :func:`nugget_qrels`: the nugget score of each response, and qrels graded by it,

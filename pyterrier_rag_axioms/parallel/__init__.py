@@ -1,4 +1,4 @@
-"""``.parallel(N)`` that splits a frame by query, whatever its columns (pyterrier-alpha's pool, in ``pool``).
+"""``.parallel(N)`` that splits a frame by query, whatever its columns (pyterrier-alpha's workers, in ``workers``).
 Not here: anything that judges or ranks."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ class QueryParallel:
     def parallel(self, N: int, backend: str = "joblib") -> pt.Transformer:  # noqa: N803 (PyTerrier's name)
         """A parallel version of this transformer over ``N`` workers (joblib or ray), split by ``qid``."""
         try:
-            from pyterrier_rag_axioms.parallel.pool import QueryPoolParallelTransformer
+            from pyterrier_rag_axioms.parallel.workers import QueryParallelTransformer
         except ImportError as error:
             raise ImportError(
                 f"{self!r}.parallel needs pyterrier-alpha: pip install \"pyterrier-rag-axioms[parallel]\""
             ) from error
-        return QueryPoolParallelTransformer(self, N, backend)
+        return QueryParallelTransformer(self, N, backend)
 

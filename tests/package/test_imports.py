@@ -76,3 +76,15 @@ def test_the_top_level_is_the_axioms_the_transformers_the_subpackages_and_at_mos
     public = {name for name, value in vars(pra).items() if not name.startswith("_")}
     modules = {name for name in public if isinstance(getattr(pra, name), types.ModuleType)}
     assert public - modules == set(pra.__all__) - modules, (public - modules) ^ (set(pra.__all__) - modules)
+
+
+def test_a_star_import_binds_names_only_and_no_standard_library_module():
+    import sys
+    import types
+
+    namespace: dict = {}
+    exec("from pyterrier_rag_axioms import *", namespace)
+    bound = {name: value for name, value in namespace.items() if name != "__builtins__"}
+    assert "Axiom" in bound and "PreferenceModel" in bound
+    assert not [name for name, value in bound.items() if isinstance(value, types.ModuleType)]
+    assert not set(bound) & set(sys.stdlib_module_names)

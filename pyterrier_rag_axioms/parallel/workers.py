@@ -1,4 +1,4 @@
-"""The pyterrier-alpha pool behind :class:`~pyterrier_rag_axioms.parallel.QueryParallel` (imported on use).
+"""The pyterrier-alpha worker processes behind :class:`~pyterrier_rag_axioms.parallel.QueryParallel` (imported on use).
 
 PyTerrier's ``Transformer.parallel`` (pyterrier-alpha) splits a frame with ``qid`` and ``docno``
 by query, but any other frame with ``qid`` by rows, as if each row were a query. Response frames
@@ -27,8 +27,8 @@ def split_by_query(frame: pd.DataFrame, parts: int) -> list[pd.DataFrame]:
     return [pd.concat(queries[start : start + size]) for start in range(0, len(queries), size)]
 
 
-class QueryPoolParallelTransformer(PoolParallelTransformer):
-    """pyterrier-alpha's pool, fed whole queries: the same rows and values as a serial run."""
+class QueryParallelTransformer(PoolParallelTransformer):
+    """pyterrier-alpha's worker processes, fed whole queries: the same rows and values as a serial run."""
 
     def transform(self, topics_and_res: pd.DataFrame) -> pd.DataFrame:
         if len(topics_and_res) == 0 or "qid" not in topics_and_res.columns or topics_and_res["qid"].isna().any():
