@@ -26,6 +26,8 @@ from pyterrier_rag_axioms.tools._shared import SharedTool
 BACKENDS: tuple[str, ...] = ("torch", "onnx", "onnx-int8")
 #: Version of how embeddings are made from the encoder (normalised, float32); part of every cache key.
 EMBEDDING_VERSION = 1
+#: The same for the ONNX backends: 2 since each text is encoded alone (entries of batched encoding are not read).
+ONNX_EMBEDDING_VERSION = 2
 
 #: The name by which the default model is known on the Hugging Face hub.
 DEFAULT_SENTENCE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
@@ -152,7 +154,8 @@ class SentenceSimilarity(SharedTool):
                 "backend": self.backend,
                 "device": self.device,
                 "versions": {package: _version(package) for package in runtime},
-                "embedding": EMBEDDING_VERSION,
+                # the ONNX encoders run each text alone since version 2 (batched before)
+                "embedding": EMBEDDING_VERSION if self.backend == "torch" else ONNX_EMBEDDING_VERSION,
             }
             namespace = model_cache.namespace_of(description)
             self._store_key = directory
