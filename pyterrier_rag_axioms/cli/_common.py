@@ -26,6 +26,9 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, NoReturn
 
+from pyterrier_rag_axioms import registry
+from pyterrier_rag_axioms.tools.text.aspects import ASPECT_NAMES
+
 if TYPE_CHECKING:
     from pyterrier_rag_axioms.aggregation import Combinator
     from pyterrier_rag_axioms.preference import PreferenceModel
@@ -185,7 +188,7 @@ def add_judge_options(
     parser.add_argument("--axioms", help=f"comma-separated short names (default: {default})")
     parser.add_argument(
         "--combine",
-        choices=["majority", "cascade", "conjunction", "weighted"],
+        choices=list(registry.COMBINATORS),
         help="how the axioms' preferences are combined (default: majority; cascade asks them in the given order)",
     )
     parser.add_argument("--weights", help="comma-separated weights, one per axiom, for --combine weighted")
@@ -199,7 +202,7 @@ def add_judge_options(
         help="URL of a LanguageTool server for CLAR1 (default: $RAG_AXIOMS_LANGUAGETOOL_URL or http://127.0.0.1:8081)",
     )
     parser.add_argument(
-        "--aspects", default="noun_chunks", choices=["noun_chunks", "noun_chunks_with_pronouns", "entities"]
+        "--aspects", default="noun_chunks", choices=ASPECT_NAMES
     )
     add_progress_options(parser)
     add_model_option(parser)

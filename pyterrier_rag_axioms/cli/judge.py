@@ -25,6 +25,7 @@ from pyterrier_rag_axioms.cli._common import (
     use_cache_option,
 )
 from pyterrier_rag_axioms.registry import RAG_AXIOMS
+from pyterrier_rag_axioms.tools.text.aspects import ASPECT_NAMES
 
 #: The axioms run when ``--axioms`` is not given (CLAR1 only where a LanguageTool server answers).
 DEFAULT_AXIOMS = tuple(RAG_AXIOMS)
@@ -97,7 +98,7 @@ def judge_main(argv: Sequence[str]) -> int:
         "used where a server answers)",
     )
     parser.add_argument(
-        "--aspects", default="noun_chunks", choices=["noun_chunks", "noun_chunks_with_pronouns", "entities"]
+        "--aspects", default="noun_chunks", choices=ASPECT_NAMES
     )
     add_progress_options(parser)
     add_model_option(parser)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from pyterrier_rag_axioms import registry
 from pyterrier_rag_axioms.cli._common import (
     SAMPLE_PATH,
     CommandLineError,
@@ -48,9 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="response file (JSONL, TSV or Parquet), TREC 2024 RAG run file or assignment file (default: the shipped "
         "sample)",
     )
-    parser.add_argument("--method", default="kwiksort", choices=["kwiksort", "count"], help="ranking method")
+    parser.add_argument("--method", default="kwiksort", choices=list(registry.RANKERS), help="ranking method")
     parser.add_argument(
-        "--pivot", choices=["first", "middle", "last", "random"], help="KwikSort's pivot (default: random)"
+        "--pivot", choices=list(registry.PIVOT_RULES), help="KwikSort's pivot (default: random)"
     )
     parser.add_argument("--seed", type=int, help="seed of KwikSort's random pivots (default: 0)")
     parser.add_argument(

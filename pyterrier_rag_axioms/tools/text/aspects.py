@@ -58,6 +58,8 @@ class EntityAspects:
 
 
 AspectsArgument = AspectExtraction | Literal["noun_chunks", "noun_chunks_with_pronouns", "entities"]
+#: The names of the aspect extractions :func:`resolve_aspects` knows (the command line offers them).
+ASPECT_NAMES: tuple[str, ...] = ("noun_chunks", "noun_chunks_with_pronouns", "entities")
 
 
 def resolve_aspects(aspects: AspectsArgument) -> AspectExtraction:
