@@ -72,12 +72,7 @@ class SubjectVerbClosenessCoherenceAxiom(TextFeatureAxiom):
 
     #: Which subject-verb-object triples count: ``"reference"`` (the reference implementation's
     #: definition) or ``"broad"`` (the package's earlier, wider rules).
-    triples: TripleRules = parameter("reference")
-
-    def __post_init__(self) -> None:
-        if self.triples not in TRIPLE_RULES:
-            raise ValueError(f"COH2: triples must be one of {TRIPLE_RULES}, not {self.triples!r}")
-        super().__post_init__()
+    triples: TripleRules = parameter("reference", choices=TRIPLE_RULES)
 
     def text_value(self, analysis: TextAnalysis) -> float:
         """Mean over the response's triples of the largest subject-verb distance (NaN without triples)."""

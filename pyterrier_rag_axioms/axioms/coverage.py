@@ -360,7 +360,7 @@ class NuggetCoverageAxiom(FeatureAxiom):
     #: The nuggets: a frame or file (see :func:`~pyterrier_rag_axioms.nuggets.load_nuggets`).
     nuggets: pd.DataFrame | str | Path = parameter(MISSING, shown=_shown_source)
     #: ``"all"``, ``"vital"`` or ``"weighted"`` nuggets.
-    score_type: NuggetScoreType = parameter("all")
+    score_type: NuggetScoreType = parameter("all", choices=NUGGET_SCORE_TYPES)
     #: Count partial support as 0 instead of 0.5.
     strict: bool = parameter(False)
     #: The assigner's fitted decision (default: the shipped model).
@@ -369,11 +369,6 @@ class NuggetCoverageAxiom(FeatureAxiom):
     sentence_model: str | None = parameter(None)
 
     def __post_init__(self) -> None:
-        if self.score_type not in NUGGET_SCORE_TYPES:
-            raise ValueError(
-                f"{self.short_name}: score_type must be one of {', '.join(map(repr, NUGGET_SCORE_TYPES))}, "
-                f"not {self.score_type!r}"
-            )
         super().__post_init__()
         self.assigner = NuggetAssigner(
             nuggets=self.nuggets, model=self.model, sentence_model=self.sentence_model, verbose=self.verbose

@@ -178,13 +178,7 @@ class PyramidPoolAxiom(PoolAxiom):
 
     #: The content units: ``"terms"`` (lemmas of the content words, default), ``"noun_chunks"``
     #: or ``"entities"``.
-    units: str = parameter("terms")
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if self.units not in UNITS:
-            known = ", ".join(map(repr, UNITS))
-            raise ValueError(f"{self.short_name}: units must be one of {known}, not {self.units!r}")
+    units: str = parameter("terms", choices=tuple(UNITS))
 
     def unit_sets(self, texts: Sequence[str]) -> list[frozenset[str]]:
         field = UNITS[self.units]
