@@ -338,6 +338,7 @@ def test_cli_rerank_writes_a_trec_run_and_jsonl(tmp_path, capsys):
     path = tmp_path / "responses.jsonl"
     responses.to_json(path, orient="records", lines=True)
     run = tmp_path / "out" / "ranking.run"
+    run.parent.mkdir()  # an output's folder must exist (the command refuses to guess one)
     assert main(["rerank", str(path), "--axioms", "CORR1", "--method", "count", "--output", str(run)]) == 0
     printed = capsys.readouterr().out
     assert "[q1] query q1" in printed and "Ranking written to" in printed
