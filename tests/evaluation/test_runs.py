@@ -272,13 +272,12 @@ def test_cli_runs_judges_the_answers_of_a_nugget_file_with_the_shipped_model(tmp
     table_path = tmp_path / "runs.tsv"
     assert main(["runs", "--nuggets", nuggets, "--output", str(table_path)]) == 0
     out = capsys.readouterr().out
-    assert "Runs ranked by the mean score per response of PreferenceModel(" in out  # the pointwise path
-    assert "truth='TREC_RAG_NUGGET'" in out and "pool=None" in out
+    assert "Runs ranked by the mean score per response of the preference model nuggets" in out  # pointwise
     assert "Kendall's tau between the scores and the mean nugget scores" in out and "over 3 runs" in out
     pointwise = pd.read_csv(table_path, sep="\t")
     assert {"judge_score", "topics", "rank", "nugget_score"} <= set(pointwise.columns)
     assert main(["runs", "--nuggets", nuggets, "--ranking", "pairwise", "--output", str(table_path)]) == 0
-    assert "Runs ranked by the win rate of PreferenceModel(" in capsys.readouterr().out
+    assert "Runs ranked by the win rate of the preference model nuggets" in capsys.readouterr().out
     pairwise = pd.read_csv(table_path, sep="\t")
     # a linear model's win rate in a topic is its score's rank there: with both paths, the same order here
     assert pairwise["run"].tolist() == pointwise["run"].tolist()
@@ -290,8 +289,6 @@ def test_cli_runs_rejects_bad_arguments_on_one_line(tmp_path, capsys):
     from pyterrier_rag_axioms.cli import main
 
     answers, nuggets = write_runs(tmp_path, nugget_support={"long": 3, "middle": 2, "short": 1})
-    assert main(["runs"]) == 2
-    assert "rag-axioms runs: error: give a response file whose docno is the run id" in capsys.readouterr().err
     assert main(["runs", answers, "--confidence", "95"]) == 2
     assert "confidence must lie in (0, 1)" in capsys.readouterr().err
     assert main(["runs", answers, "--model", "nuggets", "--axioms", "LEN1"]) == 2

@@ -202,7 +202,9 @@ def test_argumentative_axioms_with_targer(targer_server):
     assert out[["GEN_ArgUC", "GEN_QTArg"]].iloc[0].tolist() == [1.0, 1.0]
     assert len(handler.requests) == 2  # two distinct texts, each sent once for both axioms
     by_url = pra.GEN_ArgUC(argument_tagger=url)
-    assert "TargerTagger" in repr(by_url) and by_url.argument_tagger.url == url
+    assert isinstance(by_url.argument_tagger, TargerTagger) and by_url.argument_tagger.url == url
+    assert repr(by_url) == f"GEN_ArgUC(margin_fraction=0.0, argument_tagger={url!r})"  # named by its URL
+    assert repr(eval(repr(by_url), vars(pra))) == repr(by_url)
 
 
 def _tags(*pairs: tuple[str, str, float]) -> list[dict]:
