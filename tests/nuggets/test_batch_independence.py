@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from pyterrier_rag_axioms.nuggets import NuggetAssigner
+from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import OnnxSentenceEncoder
 from pyterrier_rag_axioms.tools.embeddings.similarity import batch_independent_similarity
 
 pytest.importorskip("onnxruntime", reason="the batch-independent default encoder runs through onnxruntime")
@@ -44,6 +45,18 @@ def test_the_encoder_gives_a_text_the_same_bits_alone_and_in_any_batch():
         alone.append(similarity.embed([text])[0])
     assert np.array_equal(together, backwards)
     assert np.array_equal(together, np.stack(alone))
+
+
+def test_texts_run_at_the_same_time_get_the_bits_they_get_one_after_another():
+    encoder = batch_independent_similarity(backend="onnx-int8").encoder
+    texts = [*ANSWERS, *NUGGETS["nugget"], "Paris", "tower"]
+    parallel = OnnxSentenceEncoder(encoder.model_path, quantize=True, export_dir=encoder.export_path.parents[1],
+                                   threads=3)
+    serial = OnnxSentenceEncoder(encoder.model_path, quantize=True, export_dir=encoder.export_path.parents[1],
+                                 threads=1)
+    assert parallel.workers == 3 and serial.workers == 1
+    assert np.array_equal(parallel.encode(texts, batch_size=4), serial.encode(texts))
+    assert np.array_equal(serial.encode(texts), encoder.encode(texts))
 
 
 def test_confidences_are_the_same_bits_whatever_answers_are_assigned_with_them():
