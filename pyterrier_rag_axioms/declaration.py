@@ -32,6 +32,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pandas as pd
+
 T = TypeVar("T")
 
 #: A parameter that changes what the object computes.
@@ -107,10 +109,17 @@ def parameter(
     return dataclasses.field(default=default, init=init, metadata=metadata)
 
 
-def parameters(cls: type[T]) -> type[T]:
+def parameters(cls: type[T] | None = None, /, *, frozen: bool = False, eq: bool = False) -> Any:
     """Declare a class's annotated attributes as its keyword-only constructor parameters, stored
-    under their own names (a constructor the class defines itself is kept)."""
-    return dataclasses.dataclass(kw_only=True, eq=False, repr=False)(cls)
+    under their own names (a constructor the class defines itself is kept).
+
+    ``@parameters(frozen=True, eq=True)`` declares a value object: its fields cannot be set after
+    construction, and two objects with equal fields are equal (and hash alike)."""
+
+    def declare(cls: type[T]) -> type[T]:
+        return dataclasses.dataclass(kw_only=True, eq=eq, frozen=frozen, repr=False)(cls)
+
+    return declare if cls is None else declare(cls)
 
 
 def declared(owner: Any) -> tuple[dataclasses.Field, ...]:
@@ -163,6 +172,15 @@ def _shown(owner: Any, field: dataclasses.Field, value: Any) -> Any:
         except UnnamedToolError:
             return value
     return value
+
+
+def shown_source(source: Any) -> Any:
+    """How a frame-or-file argument shows in ``repr`` and is compared (a ``shown=`` of :func:`parameter`):
+    a frame as ``'<frame>'`` (it has no name to evaluate back to), a path as its text, anything else
+    (``None``, a model) as itself."""
+    if isinstance(source, pd.DataFrame):
+        return "<frame>"
+    return str(source) if isinstance(source, str | Path) else source
 
 
 def same(value: Any, other: Any) -> bool:

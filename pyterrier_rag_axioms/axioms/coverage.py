@@ -33,6 +33,7 @@ import pandas as pd
 
 from pyterrier_rag_axioms.axioms._analyzed import EmbeddingFeatureAxiom, TextFeatureAxiom
 from pyterrier_rag_axioms.axioms._base import FeatureAxiom, parameter, parameters, resolve_tool
+from pyterrier_rag_axioms.declaration import shown_source
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.judgments import NUGGET_SCORE_TYPES, NuggetScoreType, nugget_scores
 from pyterrier_rag_axioms.nuggets import NuggetAssigner, NuggetModel
@@ -333,12 +334,6 @@ def _is_word_character(character: str) -> bool:
 COV7 = OnTopicAspectCoverageAxiom
 
 
-def _shown_source(source: object) -> object:
-    """How a frame, model or file argument shows in ``repr``."""
-    shown = {pd.DataFrame: "<frame>", NuggetModel: "<model>"}.get(type(source))
-    return shown or (None if source is None else str(source))
-
-
 @parameters
 class NuggetCoverageAxiom(FeatureAxiom):
     """COV8: prefer the response that supports more of the topic's nuggets.
@@ -358,13 +353,13 @@ class NuggetCoverageAxiom(FeatureAxiom):
     default_margin_fraction = 0.0
 
     #: The nuggets: a frame or file (see :func:`~pyterrier_rag_axioms.nuggets.load_nuggets`).
-    nuggets: pd.DataFrame | str | Path = parameter(MISSING, shown=_shown_source)
+    nuggets: pd.DataFrame | str | Path = parameter(MISSING, shown=shown_source)
     #: ``"all"``, ``"vital"`` or ``"weighted"`` nuggets.
     score_type: NuggetScoreType = parameter("all", choices=NUGGET_SCORE_TYPES)
     #: Count partial support as 0 instead of 0.5.
     strict: bool = parameter(False)
     #: The assigner's fitted decision (default: the shipped model).
-    model: NuggetModel | str | Path | None = parameter(None, shown=_shown_source)
+    model: NuggetModel | str | Path | None = parameter(None, shown=shown_source)
     #: A sentence-transformers model name or path (default: all-MiniLM-L6-v2).
     sentence_model: str | None = parameter(None)
 

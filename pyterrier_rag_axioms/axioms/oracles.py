@@ -17,13 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import MISSING
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.axioms._base import Axiom, FeatureAxiom, compare_with_margin, parameter, parameters
+from pyterrier_rag_axioms.declaration import shown_source
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.judgments import (
     CROWDRAG_DIMENSIONS,
@@ -61,11 +61,6 @@ CROWD_UTILITY_TYPES: dict[str, tuple[str, ...]] = {
 def _load(source: str | Path | pd.DataFrame, loader: Callable[[str | Path], pd.DataFrame]) -> pd.DataFrame:
     """A judgments frame: ``source`` itself, or what ``loader`` reads from the file ``source``."""
     return source if isinstance(source, pd.DataFrame) else loader(source)
-
-
-def _shown(source: Any) -> Any:
-    """How a file or frame argument shows in ``repr``."""
-    return "<frame>" if isinstance(source, pd.DataFrame) else (None if source is None else str(source))
 
 
 def _key_index(frame: pd.DataFrame, keys: Sequence[str]) -> pd.MultiIndex:
@@ -132,7 +127,7 @@ class TrecRagNuggetAxiom(FeatureAxiom):
 
     #: The nugget assignments file (JSON lines, gzip or not), or the frame of
     #: :func:`~pyterrier_rag_axioms.judgments.load_nugget_assignments`.
-    assignments_path: str | Path | pd.DataFrame = parameter(MISSING, shown=_shown)
+    assignments_path: str | Path | pd.DataFrame = parameter(MISSING, shown=shown_source)
     #: ``"all"``, ``"vital"`` or ``"weighted"`` nuggets.
     score_type: NuggetScoreType = parameter("all")
     #: Count partial support as 0 instead of 0.5.
@@ -172,7 +167,7 @@ class TrecRagLlmOrigAxiom(FeatureAxiom):
     default_margin_fraction = 0.0
 
     #: The LLM ratings file, or the frame of :func:`~pyterrier_rag_axioms.judgments.load_llm_ratings`.
-    ratings_path: str | Path | pd.DataFrame = parameter(MISSING, shown=_shown)
+    ratings_path: str | Path | pd.DataFrame = parameter(MISSING, shown=shown_source)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -203,11 +198,11 @@ class TrecRagCrowdAxiom(Axiom):
     default_margin_fraction = 0.1
 
     #: The ratings file, or the frame of :func:`~pyterrier_rag_axioms.judgments.load_crowdrag_judgments`.
-    ratings_path: str | Path | pd.DataFrame = parameter(MISSING, shown=_shown)
+    ratings_path: str | Path | pd.DataFrame = parameter(MISSING, shown=shown_source)
     #: The responses file, or the frame of
     #: :func:`~pyterrier_rag_axioms.judgments.load_crowdrag_responses`; needed to match responses
     #: by text. Without it, responses are matched by ``qid`` and ``docno`` only.
-    responses_path: str | Path | pd.DataFrame | None = parameter(None, shown=_shown)
+    responses_path: str | Path | pd.DataFrame | None = parameter(None, shown=shown_source)
     #: A key of :data:`CROWD_UTILITY_TYPES`, e.g. ``"quality_overall"``, ``"coherence"``,
     #: ``"coverage_deep"`` or ``"broad coverage"``.
     utility_type: str = parameter("quality_overall")

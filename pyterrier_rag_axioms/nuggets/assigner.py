@@ -17,6 +17,16 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms.declaration import (
+    PRESENTATION,
+    REQUIRED,
+    TOOL,
+    declared_repr,
+    parameter,
+    parameters,
+    resolve_parameters,
+    shown_source,
+)
 from pyterrier_rag_axioms.frames import response_frame
 from pyterrier_rag_axioms.judgments import load_nugget_assignments
 from pyterrier_rag_axioms.nuggets._evidence import TextEvidence, text_evidence
@@ -43,6 +53,14 @@ ASSIGNMENT_COLUMNS: list[str] = [
 ]
 
 
+def _encoder(assigner: NuggetAssigner, sentence_model: SentenceSimilarity | str | None) -> SentenceSimilarity:
+    """The shared encoder of a sentence model argument (``None``: :data:`DEFAULT_ENCODER`, each text alone)."""
+    if sentence_model is None:
+        return batch_independent_similarity(backend=DEFAULT_ENCODER)
+    return resolve_sentence_similarity(sentence_model)
+
+
+@parameters
 class NuggetAssigner(QueryParallel, pt.Transformer):
     """Assign each topic's nuggets to its answers: one row per (response, nugget), without an LLM.
 
@@ -68,7 +86,24 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
     the other responses in the frame, their order or how the frame is split into batches: with the
     default encoder, its confidences are the same bits (each text is encoded alone, and each
     answer's products of embeddings are taken over its own texts).
+
+    Its parameters are declared once (:mod:`~pyterrier_rag_axioms.declaration`): ``repr`` (which
+    evaluates back into the assigner, except for a nugget frame, shown as ``'<frame>'``) and copies
+    (:func:`~pyterrier_rag_axioms.declaration.replaced`) read them.
     """
+
+    #: The nuggets: a frame or file (see :func:`~pyterrier_rag_axioms.nuggets.load_nuggets`).
+    nuggets: pd.DataFrame | str | Path = parameter(REQUIRED, shown=shown_source)
+    #: The fitted decision: a :class:`NuggetModel` or its JSON file (default: the shipped model).
+    model: NuggetModel | str | Path | None = parameter(None, shown=shown_source)
+    #: A sentence-transformers model name or path, or a shared tool (default: :data:`DEFAULT_ENCODER`).
+    sentence_model: SentenceSimilarity | str | None = parameter(None, role=TOOL, resolve=_encoder)
+    #: A spaCy model name or analyzer (default: the shared one).
+    text_analyzer: TextAnalyzer | str | None = parameter(
+        None, role=TOOL, keyed=False, resolve=lambda assigner, analyzer: resolve_text_analyzer(analyzer)
+    )
+    #: Show progress over the topics.
+    verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
 
     def __init__(
         self,
@@ -106,24 +141,9 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         self.decision: NuggetModel = resolve_nugget_model(model)
         source = {type(None): "the shipped nugget model", NuggetModel: "the nugget model"}.get(type(model))
         self.decision.check_embedder(sentence_model, source or f"{model}: the nugget model")
+        resolve_parameters(self)  # the tools, shared by name
 
-    def __repr__(self) -> str:
-        shown = [f"nuggets={'<frame>' if isinstance(self.nuggets, pd.DataFrame) else str(self.nuggets)!r}"]
-        for name in ("model", "sentence_model", "text_analyzer"):
-            value = getattr(self, name)
-            if value is not None:
-                shown.append(f"{name}={value if isinstance(value, str) else type(value).__name__!r}")
-        return f"NuggetAssigner({', '.join(shown)})"
-
-    @property
-    def _similarity(self) -> SentenceSimilarity:
-        if self.sentence_model is None:
-            return batch_independent_similarity(backend=DEFAULT_ENCODER)
-        return resolve_sentence_similarity(self.sentence_model)
-
-    @property
-    def _analyzer(self) -> TextAnalyzer:
-        return resolve_text_analyzer(self.text_analyzer)
+    __repr__ = declared_repr
 
     def _responses(self, inp: pd.DataFrame) -> pd.DataFrame:
         responses = response_frame(inp, self)
@@ -147,9 +167,9 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         by_qid = dict(list(self.nugget_frame.groupby("qid", sort=False)))
         texts = [*responses["query"], *responses["response"],
                  *self.nugget_frame.loc[self.nugget_frame["qid"].isin(topics), "nugget"]]
-        analyses = self._analyzer.analyse(list(dict.fromkeys(texts)), verbose=self.verbose)
+        analyses = self.text_analyzer.analyse(list(dict.fromkeys(texts)), verbose=self.verbose)
         evidence_of: dict[str, TextEvidence] = {analysis.text: text_evidence(analysis) for analysis in analyses}
-        embed = self._similarity.embed
+        embed = self.sentence_model.embed
         iterator = pt.tqdm(topics, desc="NuggetAssigner", unit="topic") if self.verbose else topics
         pairs_of: dict[tuple[str, str], list[PairEvidence]] = {}
         for qid in iterator:

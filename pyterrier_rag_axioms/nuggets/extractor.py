@@ -36,6 +36,14 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms.declaration import (
+    PRESENTATION,
+    TOOL,
+    declared_repr,
+    parameter,
+    parameters,
+    resolve_parameters,
+)
 from pyterrier_rag_axioms.frames import response_frame
 from pyterrier_rag_axioms.nuggets.candidates import Candidate, candidates_of, statements
 from pyterrier_rag_axioms.parallel import QueryParallel
@@ -65,7 +73,7 @@ class Voice:
     candidates: list[Candidate]
 
 
-@dataclass(kw_only=True, eq=False)
+@parameters
 class NuggetExtractor(QueryParallel, pt.Transformer):
     """Draw each topic's nuggets from what several of its answers state (see the module), without an LLM.
 
@@ -77,29 +85,35 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     ``passages``; topics in order of qid.
 
     Deterministic: the nuggets of a topic depend on its answers and passages only, never on the
-    order of the rows or on the other topics in the frame.
+    order of the rows or on the other topics in the frame. Its parameters are declared once
+    (:mod:`~pyterrier_rag_axioms.declaration`): ``repr`` (which evaluates back into the extractor)
+    and copies (:func:`~pyterrier_rag_axioms.declaration.replaced`) read them.
     """
 
     #: The cosine similarity (all-MiniLM-L6-v2) from which an answer's statement restates a candidate.
-    similarity: float = 0.7
+    similarity: float = parameter(0.7)
     #: The cosine from which a candidate is a paraphrase of a chosen nugget (``None``: ``similarity``).
-    merge_similarity: float | None = None
+    merge_similarity: float | None = parameter(None)
     #: The fewest other answers that must restate a candidate for it to become a nugget.
-    min_support: int = 2
+    min_support: int = parameter(2)
     #: The most nuggets per topic (TREC keeps at most 30).
-    max_nuggets: int = 20
+    max_nuggets: int = parameter(20)
     #: Vital where the support is at least this share of the topic's largest support.
-    vital_share: float = 0.5
+    vital_share: float = parameter(0.5)
     #: The fewest content lemmas a candidate must have beyond the query's (no restated questions).
-    min_new_terms: int = 2
+    min_new_terms: int = parameter(2)
     #: The most words of a candidate (longer sentences offer their clauses instead).
-    max_words: int = 30
+    max_words: int = parameter(30)
     #: A sentence-transformers model name or path (default: all-MiniLM-L6-v2), or a shared tool.
-    sentence_model: SentenceSimilarity | str | None = None
+    sentence_model: SentenceSimilarity | str | None = parameter(
+        None, role=TOOL, resolve=lambda extractor, model: resolve_sentence_similarity(model)
+    )
     #: A spaCy model name or analyzer (default: the shared one).
-    text_analyzer: TextAnalyzer | str | None = None
+    text_analyzer: TextAnalyzer | str | None = parameter(
+        None, role=TOOL, keyed=False, resolve=lambda extractor, analyzer: resolve_text_analyzer(analyzer)
+    )
     #: Show progress over the topics.
-    verbose: bool = False
+    verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
 
     def __post_init__(self) -> None:
         for name in ("similarity", "vital_share"):
@@ -115,24 +129,19 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise ValueError(f"NuggetExtractor: {name} must be a whole number >= {least}, not {value!r}")
+        resolve_parameters(self)  # the tools, shared by name
 
-    def __repr__(self) -> str:
-        shown = [
-            f"{name}={getattr(self, name)!r}"
-            for name, default in type(self).__dataclass_fields__.items()
-            if name != "verbose" and getattr(self, name) != default.default
-        ]
-        return f"NuggetExtractor({', '.join(shown)})"
+    __repr__ = declared_repr
 
     @property
     def encoder(self) -> SentenceSimilarity:
         """The sentence model in use."""
-        return resolve_sentence_similarity(self.sentence_model)
+        return self.sentence_model
 
     @property
     def analyzer(self) -> TextAnalyzer:
         """The text analyzer in use."""
-        return resolve_text_analyzer(self.text_analyzer)
+        return self.text_analyzer
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """The nuggets of each topic of a response frame, with their provenance (see the class)."""

@@ -15,7 +15,6 @@ import json
 import math
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pyterrier_rag_axioms.declaration import DECISION, REQUIRED, declared, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.io import atomic_write_text, strict_json
 from pyterrier_rag_axioms.nuggets._features import FEATURES
 
@@ -36,10 +36,6 @@ DEFAULT_MODEL_FILE = "nugget-model.json"
 
 #: The sentence model the shipped model was fitted on, as :func:`embedder_name` names it.
 DEFAULT_EMBEDDER = "all-MiniLM-L6-v2"
-#: The fields of a saved model, in the order :meth:`NuggetModel.save` writes them.
-MODEL_FIELDS: tuple[str, ...] = (
-    "features", "means", "scales", "weights", "intercept", "partial_threshold", "support_threshold", "embedder",
-)
 
 
 def _number(value: object, name: str) -> float:
@@ -111,34 +107,44 @@ def embedder_name(sentence_model: object) -> str:
     return text.replace("\\", "/").rsplit("/", 1)[-1]
 
 
-@dataclass(frozen=True)
+@parameters(frozen=True, eq=True)
 class NuggetModel:
     """A logistic regression over standardised pair features, and the thresholds of the assignments.
 
     Every field is checked on construction: one known feature name at least, no name twice, one
     finite mean, scale (> 0) and weight per feature, a finite intercept, thresholds with
-    ``0 <= partial <= support <= 1``, and the name of the sentence model (``embedder``).
+    ``0 <= partial <= support <= 1``, and the name of the sentence model (``embedder``). A model is
+    a value: its fields are fixed, two models with equal fields are equal, and its ``repr``
+    evaluates back into it. Its fields are declared once (:mod:`~pyterrier_rag_axioms.declaration`):
+    the constructor, ``repr``, :meth:`save` and :meth:`load` read that one list.
     """
 
-    features: tuple[str, ...]
-    means: tuple[float, ...]
-    scales: tuple[float, ...]
-    weights: tuple[float, ...]
-    intercept: float
+    #: The features the regression weighs, by name (of :data:`FEATURES`).
+    features: tuple[str, ...] = parameter(REQUIRED)
+    #: The mean of each feature, subtracted before the regression.
+    means: tuple[float, ...] = parameter(REQUIRED)
+    #: The scale (> 0) of each feature, dividing it before the regression.
+    scales: tuple[float, ...] = parameter(REQUIRED)
+    #: The weight of each standardised feature.
+    weights: tuple[float, ...] = parameter(REQUIRED)
+    #: The intercept of the regression.
+    intercept: float = parameter(REQUIRED)
     #: Probabilities from here up assign ``partial_support`` (or ``support``).
-    partial_threshold: float
+    partial_threshold: float = parameter(REQUIRED, role=DECISION)
     #: Probabilities from here up assign ``support``.
-    support_threshold: float
+    support_threshold: float = parameter(REQUIRED, role=DECISION)
     #: The sentence-transformers model whose embeddings the model was fitted on (see :func:`embedder_name`).
-    embedder: str = DEFAULT_EMBEDDER
+    embedder: str = parameter(DEFAULT_EMBEDDER)
 
     def __post_init__(self) -> None:
         try:
-            checked = _checked({field: getattr(self, field) for field in MODEL_FIELDS})
+            checked = _checked({field.name: getattr(self, field.name) for field in declared(self)})
         except ValueError as error:
             raise ValueError(f"NuggetModel: {error}") from None
         for field, value in checked.items():
             object.__setattr__(self, field, value)  # frozen: normalised once, here
+
+    __repr__ = declared_repr
 
     def probability(self, features: np.ndarray) -> np.ndarray:
         """The probability of (at least partial) support of each row of a matrix over :data:`FEATURES`."""
@@ -177,7 +183,7 @@ class NuggetModel:
         Raises:
             ValueError: a number is not finite (JSON has no NaN); nothing is written.
         """
-        values = {field: getattr(self, field) for field in MODEL_FIELDS}
+        values = {field.name: getattr(self, field.name) for field in declared(self)}
         values = {field: list(value) if isinstance(value, tuple) else value for field, value in values.items()}
         try:
             text = json.dumps(values, indent=2, allow_nan=False) + "\n"
@@ -196,16 +202,17 @@ class NuggetModel:
                 model, or a field is malformed (see :class:`NuggetModel`); one line naming the file.
         """
         values = strict_json.load_file(path)
+        fields = [field.name for field in declared(cls)]  # the declared parameters, in the order save writes them
         if not isinstance(values, dict):
             raise ValueError(
-                f"{path}: not a nugget model: expected a JSON object with {', '.join(MODEL_FIELDS)}, found "
+                f"{path}: not a nugget model: expected a JSON object with {', '.join(fields)}, found "
                 f"{type(values).__name__}"
             )
-        unknown = [key for key in values if key not in MODEL_FIELDS]
-        missing = [field for field in MODEL_FIELDS if field not in values]
+        unknown = [key for key in values if key not in fields]
+        missing = [field for field in fields if field not in values]
         if unknown or missing:
             problem = f"unknown field {unknown[0][:40]!r}" if unknown else f"field {missing[0]!r} is missing"
-            raise ValueError(f"{path}: not a nugget model: {problem}; a model has {', '.join(MODEL_FIELDS)}")
+            raise ValueError(f"{path}: not a nugget model: {problem}; a model has {', '.join(fields)}")
         try:
             return cls(**_checked(values))
         except ValueError as error:
@@ -260,7 +267,7 @@ def _fitted(features: np.ndarray, supported: np.ndarray, c: float):
 
 def fit_nugget_model(
     features: pd.DataFrame, labels: Sequence[str], topics: Sequence[str], *, cs: Sequence[float] = DEFAULT_CS,
-    embedder: str = "all-MiniLM-L6-v2",
+    embedder: str = DEFAULT_EMBEDDER,
 ) -> NuggetModel:
     """Fit a :class:`NuggetModel` on human assignments.
 

@@ -181,6 +181,29 @@ def test_shipped_model_round_trips(tmp_path):
     assert list(model.assign(probability)) == ["support", "not_support"]
 
 
+def test_model_and_assigner_are_declared_once(tmp_path):
+    from pyterrier_rag_axioms.declaration import declared, replaced
+
+    model = NuggetModel.default()
+    assert eval(repr(model)) == model and hash(eval(repr(model))) == hash(model)
+    model.save(tmp_path / "model.json")
+    saved = json.loads((tmp_path / "model.json").read_text())
+    assert list(saved) == [field.name for field in declared(NuggetModel)]
+    stricter = replaced(model, support_threshold=0.9)
+    assert stricter.support_threshold == 0.9 and stricter.weights == model.weights and stricter != model
+    with pytest.raises(TypeError):
+        NuggetModel(*[saved[name] for name in saved])  # keyword-only, as every declared object
+    path = tmp_path / "nuggets.jsonl"
+    nugget = {"text": "1969", "importance": "vital"}
+    path.write_text(json.dumps({"qid": "moon", "query": MOON, "nuggets": [nugget]}) + "\n")
+    assigner = NuggetAssigner(nuggets=str(path), model=model, text_analyzer="en_core_web_sm")
+    again = eval(repr(assigner))
+    assert repr(again) == repr(assigner) and again.decision == assigner.decision
+    assert repr(NuggetAssigner(nuggets=NUGGETS)) == "NuggetAssigner(nuggets='<frame>')"
+    copy = replaced(assigner, verbose=True)
+    assert copy.verbose and copy.sentence_model is assigner.sentence_model and copy.decision == model
+
+
 def test_nugget_coverage_axiom_prefers_the_response_with_more_nuggets(assigned):
     from pyterrier_rag_axioms import COV1, KwikSort, PreferenceModel
     from pyterrier_rag_axioms.axioms.coverage import COV8, NuggetCoverageAxiom
