@@ -9,27 +9,14 @@ a negated clause does not support a positive nugget, nor a positive clause a neg
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from pyterrier_rag_axioms.nuggets._evidence import Passage, TextEvidence, same_number
 
-#: The features, in the order of a feature vector.
-FEATURES: tuple[str, ...] = (
-    # share of the nugget's content lemmas found anywhere in the answer (the overlap baseline)
-    "lexical",
-    # soft recall of the nugget's lemmas, weighted by how distinctive each is among the topic's nuggets (and
-    # less where the query has it): each lemma counts with its best embedding cosine to a lemma of the answer
-    "soft_lexical",
-    # the largest cosine of the nugget with a sentence or clause of the answer
-    "similarity",
-    # that cosine minus the mean cosine of the topic's nuggets with the same passage, at its largest
-    "contrast",
-    # log(1 + number of sentences of the answer)
-    "sentences",
-)
 #: How much a nugget lemma that the query has counts, against one it has not.
 QUERY_LEMMA_WEIGHT = 0.3
 
@@ -105,6 +92,91 @@ def topic_features(
     return result
 
 
+@dataclass
+class Pair:
+    """What the features of one (answer, nugget) pair read: the two texts' evidence, the answer's
+    passages, the nugget's cosines with them and the topic's lemma weights and similarities."""
+
+    nugget: TextEvidence
+    answer: TextEvidence
+    #: The answer's sentences, then its clauses.
+    passages: list[Passage]
+    #: The nugget's cosine with each passage.
+    cosines: np.ndarray
+    #: Each cosine minus the mean cosine of the topic's nuggets with the same passage.
+    contrasts: np.ndarray
+    #: The weight of each nugget lemma (see :func:`lemma_weights`).
+    weights: dict[str, float]
+    #: The cosines of the topic's nugget lemmas (rows) with the answer's lemmas (columns).
+    lemma_similarity: np.ndarray
+    nugget_lemma_index: dict[str, int]
+    answer_lemma_index: dict[str, int]
+
+    @cached_property
+    def compatible(self) -> np.ndarray:
+        """Whether each passage has the nugget's polarity (only those give evidence)."""
+        return np.array([passage.negated == self.nugget.negated for passage in self.passages], dtype=bool)
+
+    @cached_property
+    def any_usable(self) -> bool:
+        """Whether some passage has the nugget's polarity."""
+        return bool(self.compatible.any())
+
+    @cached_property
+    def usable_cosines(self) -> np.ndarray:
+        """The cosines, -1 for passages of the other polarity."""
+        return np.where(self.compatible, self.cosines, -1.0)
+
+
+def _lexical(pair: Pair) -> float:
+    """The share of the nugget's content lemmas found anywhere in the answer (the overlap baseline)."""
+    nugget = pair.nugget
+    return len(nugget.lemmas & pair.answer.lemmas) / len(nugget.lemmas) if nugget.lemmas else 0.0
+
+
+def _soft_lexical(pair: Pair) -> float:
+    """The soft recall of the nugget's lemmas, weighted by how distinctive each is among the topic's
+    nuggets (and less where the query has it): each lemma counts with its best embedding cosine to a
+    lemma of the answer's passages of its polarity."""
+    found = sorted(frozenset().union(*(p.lemmas for p, ok in zip(pair.passages, pair.compatible) if ok)))
+    wanted = sorted(pair.nugget.lemmas)
+    if not (wanted and found):
+        return 0.0
+    best = pair.lemma_similarity[np.ix_([pair.nugget_lemma_index[lemma] for lemma in wanted],
+                                        [pair.answer_lemma_index[lemma] for lemma in found])].max(axis=1)
+    weight = np.array([pair.weights[lemma] for lemma in wanted])
+    return float((weight * np.clip(best, 0.0, 1.0)).sum() / weight.sum())
+
+
+def _similarity(pair: Pair) -> float:
+    """The largest cosine of the nugget with a sentence or clause of the answer (0 at least)."""
+    return max(float(pair.usable_cosines.max()), 0.0) if pair.any_usable else 0.0
+
+
+def _contrast(pair: Pair) -> float:
+    """That cosine minus the mean cosine of the topic's nuggets with the same passage, at its largest."""
+    return float(np.where(pair.compatible, pair.contrasts, -1.0).max()) if pair.any_usable else -1.0
+
+
+def _sentences(pair: Pair) -> float:
+    """``log(1 + number of sentences of the answer)``."""
+    return math.log1p(len(pair.answer.sentences))
+
+
+#: The one table of the features: each name with the function that computes it from a :class:`Pair`,
+#: in the order of a feature vector (and of a :class:`~pyterrier_rag_axioms.nuggets.NuggetModel`'s
+#: weights in ``nugget-model.json``).
+FEATURE_FUNCTIONS: tuple[tuple[str, Callable[[Pair], float]], ...] = (
+    ("lexical", _lexical),
+    ("soft_lexical", _soft_lexical),
+    ("similarity", _similarity),
+    ("contrast", _contrast),
+    ("sentences", _sentences),
+)
+#: The features' names, in the order of a feature vector (read from :data:`FEATURE_FUNCTIONS`).
+FEATURES: tuple[str, ...] = tuple(name for name, _ in FEATURE_FUNCTIONS)
+
+
 def _pair(
     nugget: TextEvidence,
     answer: TextEvidence,
@@ -116,33 +188,14 @@ def _pair(
     nugget_lemma_index: dict[str, int],
     answer_lemma_index: dict[str, int],
 ) -> PairEvidence:
-    compatible = np.array([passage.negated == nugget.negated for passage in passages], dtype=bool)
-    found = sorted(frozenset().union(*(p.lemmas for p, ok in zip(passages, compatible) if ok)))
-    wanted = sorted(nugget.lemmas)
-    soft = 0.0
-    if wanted and found:
-        best = lemma_similarity[np.ix_([nugget_lemma_index[lemma] for lemma in wanted],
-                                       [answer_lemma_index[lemma] for lemma in found])].max(axis=1)
-        weight = np.array([weights[lemma] for lemma in wanted])
-        soft = float((weight * np.clip(best, 0.0, 1.0)).sum() / weight.sum())
-    usable_cosines = np.where(compatible, cosines, -1.0)
-    usable_contrasts = np.where(compatible, contrasts, -1.0)
-    any_usable = bool(compatible.any())
+    pair = Pair(nugget, answer, passages, cosines, contrasts, weights, lemma_similarity, nugget_lemma_index,
+                answer_lemma_index)
+    features = np.array([compute(pair) for _, compute in FEATURE_FUNCTIONS], dtype=float)
     numbers_match = all(same_number(value, answer.numbers) for value in nugget.numbers)
     entities = [entity <= answer.words for entity in nugget.entities]
-    lexical = len(nugget.lemmas & answer.lemmas) / len(nugget.lemmas) if nugget.lemmas else 0.0
-    features = np.array(
-        [
-            lexical,
-            soft,
-            max(float(usable_cosines.max()), 0.0) if any_usable else 0.0,
-            float(usable_contrasts.max()) if any_usable else -1.0,
-            math.log1p(len(answer.sentences)),
-        ],
-        dtype=float,
-    )
+    compatible, usable_cosines = pair.compatible, pair.usable_cosines
     spans: list[str] = []
-    if any_usable:
+    if pair.any_usable:
         sentence_count = len(answer.sentences)
         coverage = [
             sum(weights.get(lemma, 0.0) for lemma in nugget.lemmas & passage.lemmas) if ok else -1.0

@@ -181,6 +181,14 @@ def test_shipped_model_round_trips(tmp_path):
     assert list(model.assign(probability)) == ["support", "not_support"]
 
 
+def test_the_features_are_one_table_in_the_shipped_models_order(assigned):
+    from pyterrier_rag_axioms.nuggets._features import FEATURE_FUNCTIONS, FEATURES
+
+    assert FEATURES == tuple(name for name, _ in FEATURE_FUNCTIONS) == NuggetModel.default().features
+    features = NuggetAssigner(nuggets=NUGGETS).features(RESPONSES)
+    assert list(features.columns[-len(FEATURES):]) == list(FEATURES)
+
+
 def test_model_and_assigner_are_declared_once(tmp_path):
     from pyterrier_rag_axioms.declaration import declared, replaced
 
