@@ -87,6 +87,22 @@ def test_the_rest_of_the_pipeline_runs_once_over_the_whole_request(sample_respon
     assert [analysis.doc for analysis in analyzer.analyse(texts)] == docs  # never again
 
 
+def test_terms_run_the_lemmatizer_without_named_entities(sample_responses: pd.DataFrame):
+    texts = list(sample_responses["response"].unique())
+    staged, whole = TextAnalyzer(), TextAnalyzer(defer_components=False)
+    analyses = staged.analyse(texts)
+    terms = [analysis.terms for analysis in analyses]  # one batch for the request: lemmas only
+    assert all(analysis.components_run == 1 and analysis.awaits_components for analysis in analyses)
+    assert not any(has_entities_annotated(analysis) for analysis in analyses)
+    assert terms == [analysis.terms for analysis in whole.analyse(texts)]
+    assert any(terms)
+    docs = [analysis.doc for analysis in analyses]  # the rest of the pipeline, later, as a whole run gives it
+    for doc, reference in zip(docs, staged.nlp.pipe(texts)):
+        assert np.array_equal(doc.to_array(TOKEN_ATTRIBUTES), reference.to_array(TOKEN_ATTRIBUTES))
+        assert _entities(doc) == _entities(reference)
+    assert not any(analysis.awaits_components for analysis in analyses)
+
+
 def test_passages_for_context_axioms_skip_named_entities(sample_responses: pd.DataFrame):
     analyzer = TextAnalyzer()
     frame = (rag.CONS1(text_analyzer=analyzer) >> rag.CONS2(text_analyzer=analyzer))(sample_responses)

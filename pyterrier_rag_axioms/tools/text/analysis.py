@@ -65,6 +65,7 @@ class TextAnalysis:
         self._doc = doc
         self._text = doc.text if doc is not None else text
         self._pending = pending
+        self._components_run = 0  # of the deferred components of ``pending``, in pipeline order
         self._analyzer = analyzer if analyzer is not None else pending
         self._request: list[TextAnalysis] | None = None
         self.__dict__.update(stored or {})  # cached_property reads the instance dict first
@@ -95,19 +96,27 @@ class TextAnalysis:
         """Whether the analyzer's deferred components have yet to run on the parse."""
         return self._pending is not None
 
+    @property
+    def components_run(self) -> int:
+        """How many of the analyzer's deferred components have run on the parse so far, in pipeline
+        order (while :attr:`awaits_components`)."""
+        return self._components_run
+
     def parse_with(self, request: list[TextAnalysis]) -> None:
         """Parse this text, when it is needed, together with the other analyses of ``request``."""
         self._request = request
 
     def set_syntax(self, doc: Doc, *, pending: TextAnalyzer | None) -> None:
         """Take the parse of the text, whose deferred components ``pending`` has yet to run (``None``: none)."""
-        self._doc, self._pending = doc, pending
+        self._doc, self._pending, self._components_run = doc, pending, 0
         if pending is None:
             self._request = None
 
-    def set_complete(self, doc: Doc) -> None:
-        """Take the parse of the text by the whole pipeline."""
-        self._doc, self._pending, self._request = doc, None, None
+    def ran_component(self, doc: Doc, *, complete: bool) -> None:
+        """Take the parse after the next deferred component ran on it (``complete``: the last one)."""
+        self._doc, self._components_run = doc, self._components_run + 1
+        if complete:
+            self._pending, self._request = None, None
 
     def unstored_values(self) -> dict[str, object]:
         """The values of :data:`CACHED_FIELDS` and of :meth:`derived` (as ``DERIVED_PREFIX + key``)
@@ -124,6 +133,16 @@ class TextAnalysis:
     def text(self) -> str:
         """The analysed text."""
         return self._text
+
+    @property
+    def lemmatized(self) -> Doc:
+        """The parsed text with lemmas: the pipeline up to its lemmatizer has run (named entities and
+        negation perhaps not yet, so that what needs lemmas alone never waits for them)."""
+        if self._doc is None or (
+            self.awaits_components and self._components_run < self._pending.components_through("lemmatizer")
+        ):
+            self._analyzer.complete(self._request or [self], through="lemmatizer")
+        return self._doc
 
     @property
     def syntax(self) -> Doc:
@@ -214,7 +233,7 @@ class TextAnalysis:
         """Lower-cased lemmas of the words that are no stop words, in text order."""
         return [
             lemma(token)
-            for token in self.doc
+            for token in self.lemmatized
             if self.is_word[token.i] and not token.is_stop and token.lemma_.strip()
         ]
 

@@ -197,9 +197,21 @@ class TextAnalyzer(SharedTool):
             analysis.parse_with(request)
         return analyses
 
-    def complete(self, analyses: Sequence[TextAnalysis], *, syntax_only: bool = False) -> None:
+    def components_through(self, component: str | None) -> int:
+        """How many of the deferred components run up to and including ``component`` (``None``, or a
+        component that is not deferred: all of them)."""
+        deferred = self.deferred_components
+        return deferred.index(component) + 1 if component in deferred else len(deferred)
+
+    def complete(
+        self, analyses: Sequence[TextAnalysis], *, syntax_only: bool = False, through: str | None = None
+    ) -> None:
         """Parse the analyses without a parse, then (unless ``syntax_only``) run the deferred
-        components, in pipeline order, over those that lack them; each step in one batch."""
+        components, in pipeline order, over those that lack them; each step in one batch.
+
+        ``through`` stops after that deferred component (e.g. ``"lemmatizer"``: lemmas without named
+        entities); the later ones run when a later call asks for them, with the same results, since
+        each component reads only what the ones before it set."""
         unparsed = [analysis for analysis in analyses if not analysis.has_syntax]
         if unparsed:
             pending = self if self.deferred_components else None
@@ -207,16 +219,18 @@ class TextAnalyzer(SharedTool):
                 analysis.set_syntax(doc, pending=pending)
         if syntax_only:
             return
-        pending = [analysis for analysis in analyses if analysis.awaits_components]
-        docs = [analysis.syntax for analysis in pending]
-        for name in self.deferred_components:
+        last = self.components_through(through)
+        pending = [each for each in dict.fromkeys(analyses) if each.awaits_components and each.components_run < last]
+        for position, name in enumerate(self.deferred_components[:last]):
+            batch = [analysis for analysis in pending if analysis.components_run == position]
+            docs = [analysis.syntax for analysis in batch]
             component = self.nlp.get_pipe(name)
             if hasattr(component, "pipe"):
                 docs = list(component.pipe(docs, batch_size=self.batch_size))
             else:
                 docs = [component(doc) for doc in docs]
-        for analysis, doc in zip(pending, docs):
-            analysis.set_complete(doc)
+            for analysis, doc in zip(batch, docs):
+                analysis.ran_component(doc, complete=position + 1 == len(self.deferred_components))
 
     def clear(self) -> None:
         """Forget all analyses (the model stays loaded; a persistent cache keeps its entries)."""
