@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from pyterrier_rag_axioms.axioms._analyzed import AnalyzedFeatureAxiom, TextFeatureAxiom
-from pyterrier_rag_axioms.axioms.coverage import AspectSentenceCoverageAxiom
+from pyterrier_rag_axioms.axioms.coverage.aspects import AspectSentenceCoverageAxiom
 from pyterrier_rag_axioms.frames import Context, ResponseTable
 from pyterrier_rag_axioms.tools.cache import text_key
 from pyterrier_rag_axioms.tools.rouge import RougeLsum, rouge_lsum_text
