@@ -55,24 +55,28 @@ def assigner_stages(assigner, responses):
     from pyterrier_rag_axioms.nuggets._evidence import text_evidence
     from pyterrier_rag_axioms.nuggets._features import _passages, lemma_weights, topic_features
 
-    analyzer, state = assigner._analyzer, {}
+    analyzer, state = assigner.text_analyzer, {}
     nugget_frame = assigner.nugget_frame
-    texts = list(dict.fromkeys([*responses["query"], *responses["response"], *nugget_frame["nugget"]]))
+    nugget_texts = list(dict.fromkeys(nugget_frame["nugget"]))
+    answer_texts = list(dict.fromkeys([*responses["query"], *responses["response"]]))
 
     def load():
         analyzer.nlp  # noqa: B018 (load spaCy)
-        state["similarity"] = assigner._similarity
+        state["similarity"] = assigner.sentence_model
         state["similarity"].embed(["warm up"])
 
     def syntax():
-        state["analyses"] = analyzer.analyse(texts)
-        analyzer.complete(state["analyses"], syntax_only=True)
+        state["nuggets"] = analyzer.analyse(nugget_texts)
+        state["answers"] = analyzer.analyse(answer_texts)
+        analyzer.complete([*state["nuggets"], *state["answers"]], syntax_only=True)
 
-    def components():
-        analyzer.complete(state["analyses"])
+    def components():  # as text_evidence asks for them
+        analyzer.complete(state["nuggets"])
+        analyzer.complete(state["answers"], through="lemmatizer")
 
     def evidence():
-        state["evidence"] = {analysis.text: text_evidence(analysis) for analysis in state["analyses"]}
+        state["nugget evidence"] = {analysis.text: text_evidence(analysis) for analysis in state["nuggets"]}
+        state["evidence"] = {analysis.text: text_evidence(analysis, entities=False) for analysis in state["answers"]}
 
     def embed_nuggets():
         state["similarity"].embed(list(nugget_frame["nugget"]))
@@ -87,7 +91,7 @@ def assigner_stages(assigner, responses):
         lemmas = set()
         for qid, group in nugget_frame.groupby("qid", sort=False):
             query = state["evidence"][responses.loc[responses["qid"] == qid, "query"].iloc[0]]
-            lemmas |= set(lemma_weights([state["evidence"][text] for text in group["nugget"]], query))
+            lemmas |= set(lemma_weights([state["nugget evidence"][text] for text in group["nugget"]], query))
         state["similarity"].embed(sorted(lemmas))
 
     def embed_answer_lemmas():
@@ -98,14 +102,14 @@ def assigner_stages(assigner, responses):
         for qid, group in nugget_frame.groupby("qid", sort=False):
             rows = responses[responses["qid"] == qid]
             topic_features(state["evidence"][rows["query"].iloc[0]],
-                           [state["evidence"][text] for text in group["nugget"]],
+                           [state["nugget evidence"][text] for text in group["nugget"]],
                            [state["evidence"][text] for text in dict.fromkeys(rows["response"])],
                            state["similarity"].embed)
 
     return [
         ("loading spaCy and the encoder", load),
-        (f"spaCy syntax ({len(texts)} texts)", syntax),
-        ("spaCy lemmatizer, NER, negex", components),
+        (f"spaCy syntax ({len(nugget_texts) + len(answer_texts)} texts)", syntax),
+        ("spaCy lemmatizer (all), NER (nuggets)", components),
         ("evidence from the parse", evidence),
         ("embedding nuggets", embed_nuggets),
         ("embedding sentences and clauses", embed_passages),

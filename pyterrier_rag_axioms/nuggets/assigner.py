@@ -165,10 +165,17 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         keys, evidence = [], []
         topics = list(dict.fromkeys(responses["qid"]))
         by_qid = dict(list(self.nugget_frame.groupby("qid", sort=False)))
-        texts = [*responses["query"], *responses["response"],
-                 *self.nugget_frame.loc[self.nugget_frame["qid"].isin(topics), "nugget"]]
-        analyses = self.text_analyzer.analyse(list(dict.fromkeys(texts)), verbose=self.verbose)
-        evidence_of: dict[str, TextEvidence] = {analysis.text: text_evidence(analysis) for analysis in analyses}
+        # nuggets apart from answers and queries: only a nugget's named entities are read, so only
+        # the nuggets' parse goes on to named-entity recognition
+        nugget_texts = dict.fromkeys(self.nugget_frame.loc[self.nugget_frame["qid"].isin(topics), "nugget"])
+        nugget_evidence: dict[str, TextEvidence] = {
+            analysis.text: text_evidence(analysis) for analysis in self.text_analyzer.analyse(nugget_texts)
+        }
+        answer_texts = dict.fromkeys([*responses["query"], *responses["response"]])
+        evidence_of: dict[str, TextEvidence] = {
+            analysis.text: text_evidence(analysis, entities=False)
+            for analysis in self.text_analyzer.analyse(answer_texts, verbose=self.verbose)
+        }
         embed = self.sentence_model.embed
         iterator = pt.tqdm(topics, desc="NuggetAssigner", unit="topic") if self.verbose else topics
         pairs_of: dict[tuple[str, str], list[PairEvidence]] = {}
@@ -178,7 +185,7 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
             answers = list(dict.fromkeys(rows["response"]))
             found = topic_features(
                 evidence_of[rows["query"].iloc[0]],
-                [evidence_of[text] for text in nuggets["nugget"]],
+                [nugget_evidence[text] for text in nuggets["nugget"]],
                 [evidence_of[text] for text in answers],
                 embed,
             )
