@@ -8,7 +8,8 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 
-from pyterrier_rag_axioms.cli._common import USAGE_ERROR_STATUS, error_line, is_input_error, print_note
+from pyterrier_rag_axioms.cli._errors import USAGE_ERROR_STATUS, error_line, is_input_error
+from pyterrier_rag_axioms.cli._printing import print_note
 from pyterrier_rag_axioms.cli._progress import restore_bars
 from pyterrier_rag_axioms.cli.assign import assign_main
 from pyterrier_rag_axioms.cli.cache import cache_main

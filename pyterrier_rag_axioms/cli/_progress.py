@@ -1,8 +1,9 @@
-"""Progress for a log: where stderr is no terminal, each long stage writes a plain line every few minutes
-(stage, done, rate, time left) instead of a bar, so that a batch job's log shows it is alive."""
+"""Progress: ``--quiet``/``--verbose``; bars on a terminal, and for a log, where stderr is no terminal, a plain
+line every few minutes per long stage (stage, done, rate, time left), so that a batch job's log shows it is alive."""
 
 from __future__ import annotations
 
+import argparse
 import io
 import os
 import sys
@@ -83,3 +84,44 @@ def restore_bars() -> None:
         import pyterrier as pt
 
         pt.tqdm = _replaced.pop()
+
+
+def add_progress_options(parser: argparse.ArgumentParser) -> None:
+    """``--quiet`` and ``--verbose``: progress bars on stderr, by default where stderr is a terminal."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--quiet", action="store_true", help="no progress bars (default where stderr is no terminal)")
+    group.add_argument("--verbose", action="store_true", help="progress bars also where stderr is no terminal")
+
+
+def resolve_progress(args: argparse.Namespace) -> None:
+    """Set ``args.verbose``: whether to show progress (one bar per long stage) on stderr.
+
+    ``--verbose`` shows it, ``--quiet`` hides it; by default it shows where stderr is a terminal, so
+    that output redirected to a file or read by a program holds results and notes only; there, a
+    stage that runs for minutes writes a plain line every few minutes instead (see
+    :class:`LogLines`). Model libraries' own bars (loading weights) are never shown.
+    """
+    args.verbose = bool(args.verbose or (not args.quiet and sys.stderr.isatty()))
+    if not args.verbose and not args.quiet:  # a log: one line per stage every few minutes, not a bar
+        use_log_lines()
+        args.verbose = True
+    quiet_model_loading()
+
+
+def quiet_model_loading() -> None:
+    """Hide the progress bars that model libraries print while loading weights.
+
+    Without importing them where they are not imported yet (transformers alone takes seconds to
+    import, and a run whose model work is all cached loads no model): the environment variable
+    that huggingface_hub and transformers read on import does it then.
+    """
+    if "transformers" in sys.modules:
+        from transformers.utils import logging as transformers_logging
+
+        transformers_logging.disable_progress_bar()
+    elif "huggingface_hub" in sys.modules:
+        from huggingface_hub.utils import disable_progress_bars
+
+        disable_progress_bars()
+    else:
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")

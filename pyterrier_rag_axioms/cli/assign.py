@@ -18,15 +18,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from pyterrier_rag_axioms.cli._common import (
-    CommandLineError,
-    CommandLineParser,
-    add_cache_option,
-    add_progress_options,
-    print_note,
-    resolve_progress,
-    use_cache_option,
-)
+from pyterrier_rag_axioms.cli._cache_option import add_cache_option, use_cache_option
+from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
+from pyterrier_rag_axioms.cli._printing import print_note
+from pyterrier_rag_axioms.cli._progress import add_progress_options, resolve_progress
 from pyterrier_rag_axioms.cli.nugget_report import format_comparison, format_run_table
 
 #: The command's name in its notes and errors.

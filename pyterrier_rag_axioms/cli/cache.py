@@ -5,7 +5,8 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 
-from pyterrier_rag_axioms.cli._common import CommandLineError, CommandLineParser, add_cache_option, cache_directory
+from pyterrier_rag_axioms.cli._cache_option import add_cache_option, cache_directory
+from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
 
 
 def _when(seconds: float | None) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from pyterrier_rag_axioms.cli._common import CommandLineParser, add_progress_options, resolve_progress
+from pyterrier_rag_axioms.cli._errors import CommandLineParser
+from pyterrier_rag_axioms.cli._progress import add_progress_options, resolve_progress
 
 #: The command's name in its notes and errors.
 COMMAND = "rag-axioms data"

@@ -9,21 +9,12 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from pyterrier_rag_axioms.cli._common import (
-    SAMPLE_PATH,
-    CommandLineParser,
-    add_cache_option,
-    add_model_option,
-    add_progress_options,
-    build_axioms,
-    build_model,
-    parse_axiom_names,
-    print_note,
-    printable,
-    resolve_progress,
-    shorten,
-    use_cache_option,
-)
+from pyterrier_rag_axioms.cli._cache_option import add_cache_option, use_cache_option
+from pyterrier_rag_axioms.cli._errors import CommandLineParser
+from pyterrier_rag_axioms.cli._judge_options import add_model_option, build_axioms, build_model, parse_axiom_names
+from pyterrier_rag_axioms.cli._printing import print_note, printable, shorten
+from pyterrier_rag_axioms.cli._progress import add_progress_options, resolve_progress
+from pyterrier_rag_axioms.cli._sample import SAMPLE_PATH
 from pyterrier_rag_axioms.registry import RAG_AXIOMS
 from pyterrier_rag_axioms.tools.text.aspects import ASPECT_NAMES
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from pyterrier_rag_axioms.cli._common import printable
+from pyterrier_rag_axioms.cli._printing import printable
 
 #: The scores the comparison table shows for each side (Weighted stays in the saved tables).
 SHOWN_SCORES: tuple[str, ...] = ("all", "vital", "all_strict", "vital_strict")

@@ -16,15 +16,10 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from pyterrier_rag_axioms.cli._common import (
-    CommandLineError,
-    CommandLineParser,
-    add_cache_option,
-    add_progress_options,
-    printable,
-    resolve_progress,
-    use_cache_option,
-)
+from pyterrier_rag_axioms.cli._cache_option import add_cache_option, use_cache_option
+from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
+from pyterrier_rag_axioms.cli._printing import printable
+from pyterrier_rag_axioms.cli._progress import add_progress_options, resolve_progress
 
 #: The command's name in its notes and errors.
 COMMAND = "rag-axioms nuggetize"

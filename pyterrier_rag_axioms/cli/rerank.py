@@ -8,17 +8,12 @@ from collections.abc import Sequence
 import pandas as pd
 
 from pyterrier_rag_axioms import registry
-from pyterrier_rag_axioms.cli._common import (
-    SAMPLE_PATH,
-    CommandLineError,
-    CommandLineParser,
-    add_judge_options,
-    preference_source,
-    printable,
-    resolve_progress,
-    shorten,
-    use_cache_option,
-)
+from pyterrier_rag_axioms.cli._cache_option import use_cache_option
+from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
+from pyterrier_rag_axioms.cli._judge_options import add_judge_options, preference_source
+from pyterrier_rag_axioms.cli._printing import printable, shorten
+from pyterrier_rag_axioms.cli._progress import resolve_progress
+from pyterrier_rag_axioms.cli._sample import SAMPLE_PATH
 from pyterrier_rag_axioms.reranking.run_files import check_output, check_trec_ids, is_trec_run_path, write_ranking
 
 #: The axioms combined when ``--axioms`` is not given.

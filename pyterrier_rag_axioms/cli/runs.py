@@ -21,16 +21,11 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from pyterrier_rag_axioms.cli._common import (
-    CommandLineError,
-    CommandLineParser,
-    add_judge_options,
-    preference_source,
-    print_note,
-    printable,
-    resolve_progress,
-    use_cache_option,
-)
+from pyterrier_rag_axioms.cli._cache_option import use_cache_option
+from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
+from pyterrier_rag_axioms.cli._judge_options import add_judge_options, preference_source
+from pyterrier_rag_axioms.cli._printing import print_note, printable
+from pyterrier_rag_axioms.cli._progress import resolve_progress
 from pyterrier_rag_axioms.cli.inputs import read_response_input
 
 #: The command's name in its notes and errors.

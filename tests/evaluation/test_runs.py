@@ -305,7 +305,7 @@ def test_cli_runs_rejects_bad_arguments_on_one_line(tmp_path, capsys):
 
 def test_cli_runs_notes_when_docno_does_not_look_like_a_run_id(capsys):
     from pyterrier_rag_axioms.cli import main
-    from pyterrier_rag_axioms.cli._common import SAMPLE_PATH
+    from pyterrier_rag_axioms.cli._sample import SAMPLE_PATH
 
     assert main(["runs", SAMPLE_PATH, "--axioms", "LEN1"]) == 0  # the sample's docnos are q1-r1, q1-r2, ...
     assert "no run answers more than one of the 8 topics: is docno the run id" in capsys.readouterr().err

@@ -50,7 +50,7 @@ def test_import_and_ranking_of_a_ready_preference_frame_load_neither_spacy_nor_t
 def test_the_sample_ships_inside_the_package_and_data_sample_is_its_copy():
     from pathlib import Path
 
-    from pyterrier_rag_axioms.cli._common import SAMPLE
+    from pyterrier_rag_axioms.cli._sample import SAMPLE
 
     readable_copy = Path(__file__).resolve().parents[2] / "data" / "sample" / "responses.jsonl"
     assert SAMPLE.read_bytes() == readable_copy.read_bytes()
