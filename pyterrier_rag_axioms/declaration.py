@@ -141,11 +141,14 @@ def choices_of(owner: Any, name: str) -> tuple[Any, ...]:
 
 
 def resolve_parameters(owner: Any) -> None:
-    """Check each argument against its declared choices and replace it by its resolved value (see :func:`parameter`)."""
+    """Check each argument against its declared choices, then replace each by its resolved value (see
+    :func:`parameter`): every check comes first, so a resolver may read any checked argument (a default
+    column name its score type, say)."""
     for field in declared(owner):
         choices = field.metadata.get("choices")
         if choices is not None:
             check_choice(getattr(owner, field.name), choices, _label(owner), field.name)
+    for field in declared(owner):
         resolve = field.metadata.get("resolve")
         if resolve is not None:
             setattr(owner, field.name, resolve(owner, getattr(owner, field.name)))

@@ -129,16 +129,11 @@ class TrecRagNuggetAxiom(FeatureAxiom):
     #: :func:`~pyterrier_rag_axioms.judgments.load_nugget_assignments`.
     assignments_path: str | Path | pd.DataFrame = parameter(MISSING, shown=shown_source)
     #: ``"all"``, ``"vital"`` or ``"weighted"`` nuggets.
-    score_type: NuggetScoreType = parameter("all")
+    score_type: NuggetScoreType = parameter("all", choices=NUGGET_SCORE_TYPES)
     #: Count partial support as 0 instead of 0.5.
     strict: bool = parameter(False)
 
     def __post_init__(self) -> None:
-        if self.score_type not in NUGGET_SCORE_TYPES:
-            raise ValueError(
-                f"{type(self).__name__}: score_type must be one of {', '.join(map(repr, NUGGET_SCORE_TYPES))}, "
-                f"not {self.score_type!r}"
-            )
         super().__post_init__()
         assignments = _load(self.assignments_path, load_nugget_assignments)
         self.judged = assignments[["qid", "query", "docno", "response"]].reset_index(drop=True)
@@ -205,14 +200,9 @@ class TrecRagCrowdAxiom(Axiom):
     responses_path: str | Path | pd.DataFrame | None = parameter(None, shown=shown_source)
     #: A key of :data:`CROWD_UTILITY_TYPES`, e.g. ``"quality_overall"``, ``"coherence"``,
     #: ``"coverage_deep"`` or ``"broad coverage"``.
-    utility_type: str = parameter("quality_overall")
+    utility_type: str = parameter("quality_overall", choices=CROWD_UTILITY_TYPES)
 
     def __post_init__(self) -> None:
-        if self.utility_type not in CROWD_UTILITY_TYPES:
-            raise ValueError(
-                f"{type(self).__name__}: utility_type must be one of {', '.join(map(repr, CROWD_UTILITY_TYPES))}, "
-                f"not {self.utility_type!r}"
-            )
         super().__post_init__()
         self.dimensions = CROWD_UTILITY_TYPES[self.utility_type]
         self.judged = None

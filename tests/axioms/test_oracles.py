@@ -19,6 +19,7 @@ from pyterrier_rag_axioms.axioms.oracles import (
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS
 from pyterrier_rag_axioms.judgments import (
     CROWDRAG_DIMENSIONS,
+    NUGGET_SCORE_TYPES,
     load_crowdrag_judgments,
     load_crowdrag_responses,
     load_llm_ratings,
@@ -211,6 +212,16 @@ def test_crowd_utility_types_average_their_dimensions(crowd_files):
         TrecRagCrowdAxiom(ratings_path=ratings, utility_type="helpfulness")
     with pytest.raises(pt.validate.InputValidationError):
         TrecRagCrowdAxiom(ratings_path=pd.DataFrame({"qid": ["t1"]}))
+
+
+def test_the_oracles_choices_are_declared_and_checked_before_any_work():
+    from pyterrier_rag_axioms.declaration import choices_of
+
+    assert choices_of(TrecRagCrowdAxiom, "utility_type") == tuple(CROWD_UTILITY_TYPES)
+    assert choices_of(TrecRagNuggetAxiom, "score_type") == NUGGET_SCORE_TYPES
+    for score_type in ("most", 3):  # checked before the default name reads it, and before the file is read
+        with pytest.raises(ValueError, match=r"TREC_RAG_NUGGET: score_type must be one of 'all', 'vital'"):
+            TrecRagNuggetAxiom(assignments_path="no such file", score_type=score_type)
 
 
 # ------------------------------------------------------------------------------------------ LLM oracle
