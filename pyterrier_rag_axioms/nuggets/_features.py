@@ -8,6 +8,7 @@ a negated clause does not support a positive nugget, nor a positive clause a neg
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -72,24 +73,35 @@ def topic_features(
     nugget_vectors = embed(nugget_texts)
     nugget_lemma_vectors = embed(nugget_lemmas)
     result = []
-    for answer in answers:
-        # products over this answer's texts alone: a value never depends on which answers share the call
-        passages = _passages(answer)
-        cosines = nugget_vectors @ embed([passage.text for passage in passages]).T if passages \
-            else np.zeros((len(nuggets), 0))
-        answer_lemmas = sorted(frozenset().union(*(passage.lemmas for passage in passages)))
-        answer_lemma_index = {lemma: position for position, lemma in enumerate(answer_lemmas)}
-        lemma_similarity = (
-            nugget_lemma_vectors @ embed(answer_lemmas).T if nugget_lemmas and answer_lemmas
-            else np.zeros((len(nugget_lemmas), len(answer_lemmas)))
-        )
-        contrasts = cosines - cosines.mean(axis=0, keepdims=True) if len(nuggets) else cosines
-        result.append([
-            _pair(nugget, answer, passages, cosines[j], contrasts[j], weights, lemma_similarity,
-                  nugget_lemma_index, answer_lemma_index)
-            for j, nugget in enumerate(nuggets)
-        ])
+    with _one_blas_thread():  # the products are small: BLAS threads would wait more than work
+        for answer in answers:
+            # products over this answer's texts alone: a value never depends on which answers share the call
+            passages = _passages(answer)
+            cosines = nugget_vectors @ embed([passage.text for passage in passages]).T if passages \
+                else np.zeros((len(nuggets), 0))
+            answer_lemmas = sorted(frozenset().union(*(passage.lemmas for passage in passages)))
+            answer_lemma_index = {lemma: position for position, lemma in enumerate(answer_lemmas)}
+            lemma_similarity = (
+                nugget_lemma_vectors @ embed(answer_lemmas).T if nugget_lemmas and answer_lemmas
+                else np.zeros((len(nugget_lemmas), len(answer_lemmas)))
+            )
+            contrasts = cosines - cosines.mean(axis=0, keepdims=True) if len(nuggets) else cosines
+            result.append([
+                _pair(nugget, answer, passages, cosines[j], contrasts[j], weights, lemma_similarity,
+                      nugget_lemma_index, answer_lemma_index)
+                for j, nugget in enumerate(nuggets)
+            ])
     return result
+
+
+def _one_blas_thread():
+    """A context in which numpy's BLAS runs on one thread: the products of one answer are small,
+    and BLAS's threads, waiting for work, took 8x the CPU of the products themselves (the same bits)."""
+    try:
+        from threadpoolctl import threadpool_limits  # installed with scikit-learn
+    except ImportError:
+        return contextlib.nullcontext()
+    return threadpool_limits(1, user_api="blas")
 
 
 @dataclass
