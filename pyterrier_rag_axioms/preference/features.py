@@ -3,15 +3,25 @@ them by name and transforming their values."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
 
 from pyterrier_rag_axioms.axioms import Axiom, FeatureAxiom
+from pyterrier_rag_axioms.axioms._analyzed import EmbeddingFeatureAxiom
+from pyterrier_rag_axioms.declaration import replaced, same
 from pyterrier_rag_axioms.registry import AXIOMS
+from pyterrier_rag_axioms.tools.embeddings.similarity import (
+    BACKENDS,
+    batch_independent_similarity,
+    sentence_similarity,
+)
 
 Transform = Literal["signed_log1p", "identity"]
 TRANSFORMS: tuple[str, ...] = ("signed_log1p", "identity")
+#: The encoders a model may compute its embedding features with (``PreferenceModel.encoder``).
+ENCODERS: tuple[str, ...] = BACKENDS
 
 
 def _transformed(values: np.ndarray, transform: str) -> np.ndarray:
@@ -42,3 +52,25 @@ def _resolve_feature(feature: FeatureAxiom | str, where: str) -> FeatureAxiom:
             f"not {kind} {feature!r}"
         )
     return feature
+
+
+def encoded_with(axioms: Sequence[FeatureAxiom], encoder: str) -> tuple[FeatureAxiom, ...]:
+    """The feature axioms as a model computes them with ``encoder``.
+
+    Each axiom that compares sentence embeddings with the shared default encoder of its sentence
+    model (sentence-transformers with torch, in batches) gets the shared encoder of the same model
+    with ``encoder``'s backend instead; for ``"onnx"`` and ``"onnx-int8"`` each text is encoded alone
+    (:func:`~pyterrier_rag_axioms.tools.embeddings.similarity.batch_independent_similarity`), so a
+    value never depends on which other texts were encoded with it. Other axioms, and encoders a
+    user chose for an axiom, stay as they are (``"torch"``: every axiom as it is).
+    """
+    if encoder == "torch":
+        return tuple(axioms)
+    computed = []
+    for axiom in axioms:
+        if isinstance(axiom, EmbeddingFeatureAxiom):
+            model = axiom.sentence_similarity.model
+            if same(axiom.sentence_similarity, sentence_similarity(model)):
+                axiom = replaced(axiom, sentence_similarity=batch_independent_similarity(model, backend=encoder))
+        computed.append(axiom)
+    return tuple(computed)

@@ -54,7 +54,7 @@ def response_scores(model: PreferenceModel, inp: pd.DataFrame) -> pd.DataFrame:
         table = ResponseTable.from_responses(responses)
     scores = np.zeros(len(table))
     qids = table.responses["qid"].to_numpy()
-    features = [(axiom, weight, scale) for axiom, weight, scale in zip(model.axioms, weights, model.scales)
+    features = [(axiom, weight, scale) for axiom, weight, scale in zip(model.computed_axioms(), weights, model.scales)
                 if weight != 0.0 and len(table)]
     for axiom, weight, scale in pt.tqdm(features, desc=model.name, unit="axiom", disable=not model.verbose):
         values = _transformed(np.asarray(axiom.cached_values(table), dtype=float), model.value_transform)

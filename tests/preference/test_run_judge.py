@@ -85,3 +85,41 @@ def test_a_judge_with_a_fixed_pool_judges_a_subset_as_within_the_whole(sample_re
     subset = model.scores(part).set_index("docno")[f"{model.name}_score"]
     # the NaN-free values of a fixed pool do not depend on the frame: the same scores
     pd.testing.assert_series_equal(subset, whole.loc[subset.index])
+
+
+def test_the_run_judge_encodes_with_int8_onnx_each_text_alone_and_declares_its_features_as_before(tmp_path):
+    judge = rag.PreferenceModel.default("nuggets")
+    assert judge.encoder == "onnx-int8" and "encoder='onnx-int8'" in repr(judge)
+    assert all(axiom == type(axiom)() for axiom in judge.axioms)  # the declared features keep their defaults
+    computed = {axiom.name: axiom for axiom in judge.computed_axioms()}
+    assert computed["POOL3"].sentence_similarity.backend == "onnx-int8"
+    assert computed["COV7"].sentence_similarity.backend == "onnx-int8"
+    assert computed["LEN1"] is judge.axioms[0]
+    assert judge.computed_axioms() is judge.computed_axioms()  # made once
+    judge.save(tmp_path / "judge.json")
+    assert rag.PreferenceModel.load(tmp_path / "judge.json").encoder == "onnx-int8"
+    assert rag.PreferenceModel.default("crowd").encoder == "torch"
+
+
+def test_an_encoder_chosen_for_a_feature_stays(sample_responses):
+    from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity
+
+    chosen = SentenceSimilarity.shared(backend="onnx")
+    model = rag.PreferenceModel(
+        axioms=[rag.POOL3(sentence_similarity=chosen), rag.COV7()], coefficients=[1.0, 1.0], encoder="onnx-int8"
+    )
+    pool, coverage = model.computed_axioms()
+    assert pool.sentence_similarity is chosen and coverage.sentence_similarity.backend == "onnx-int8"
+    torch = rag.PreferenceModel(axioms=[rag.COV7()], coefficients=[1.0])
+    assert torch.computed_axioms() == torch.axioms
+
+
+def test_the_run_judge_scores_a_topic_alone_as_within_the_whole_frame(sample_responses):
+    judge = rag.PreferenceModel.default("nuggets")
+    column = f"{judge.name}_score"
+    whole = judge.scores(sample_responses).set_index(["qid", "docno"])[column]
+    encoder = judge.computed_axioms()[judge.feature_names.index("POOL3")].sentence_similarity
+    encoder.clear()  # each topic's sentences encoded again, in batches of their own
+    for _, topic in sample_responses.groupby("qid"):
+        alone = judge.scores(topic).set_index(["qid", "docno"])[column]
+        pd.testing.assert_series_equal(alone, whole.loc[alone.index], check_exact=True)
