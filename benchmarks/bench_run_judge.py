@@ -125,8 +125,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.child:
         print(json.dumps(decisions(args.encoder) if args.decisions else profile(args.encoder, args.topics, args.runs)))
         return
-    child = subprocess.run([sys.executable, __file__, "--child", *(argv if argv is not None else sys.argv[1:])],
-                           capture_output=True, text=True, check=False)
+    arguments = sys.argv[1:] if argv is None else argv
+    if args.decisions:
+        arguments = ["--decisions", "--encoder", "torch"]
+    child = subprocess.run([sys.executable, __file__, "--child", *arguments], capture_output=True, text=True, check=False)
     if child.returncode != 0:
         sys.exit(f"bench_run_judge: the child failed: {child.stderr.strip().splitlines()[-1:]}")
     if args.decisions:
