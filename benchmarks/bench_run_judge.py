@@ -37,6 +37,8 @@ warnings.filterwarnings("ignore")
 
 from bench_track import ASSIGNMENTS, FULL_RUNS, FULL_TOPICS, build_track  # noqa: E402
 
+from pyterrier_rag_axioms.preference.features import ENCODERS  # noqa: E402
+
 
 class Stages:
     """CPU seconds per stage, each without the stages it calls (a stack of open stages)."""
@@ -79,9 +81,12 @@ def profile(encoder: str | None, topics: int | None, runs: int | None) -> dict:
     stages = Stages()
     TextAnalyzer.nlp.func = stages.wrap("loading spaCy", TextAnalyzer.nlp.func)
     SentenceSimilarity.encoder.func = stages.wrap("loading the encoder", SentenceSimilarity.encoder.func)
-    TextAnalyzer._parse = stages.wrap("spaCy syntax", TextAnalyzer._parse, lambda self, texts, **_: len(texts))
+    def texts(self, texts, **_) -> int:
+        return len(texts)
+
+    TextAnalyzer._parse = stages.wrap("spaCy syntax", TextAnalyzer._parse, texts)
     TextAnalyzer.complete = stages.wrap("spaCy deferred components", TextAnalyzer.complete)
-    SentenceSimilarity._encode = stages.wrap("encoding", SentenceSimilarity._encode, lambda self, texts, **_: len(texts))
+    SentenceSimilarity._encode = stages.wrap("encoding", SentenceSimilarity._encode, texts)
     responses = responses_of(topics, runs)
     judge = PreferenceModel.default("nuggets", **({"encoder": encoder} if encoder else {}))
     for axiom, weight in zip(judge.computed_axioms(), judge.coefficients):
@@ -112,10 +117,19 @@ def decisions(encoder: str) -> dict:
             "preferences": pairs[judge.name].tolist()}
 
 
+def child_figures(*arguments: str) -> dict:
+    """The figures of a fresh process (``--child``) run with ``arguments``."""
+    command = [sys.executable, __file__, "--child", *arguments]
+    child = subprocess.run(command, capture_output=True, text=True, check=False)
+    if child.returncode != 0:
+        sys.exit(f"bench_run_judge: the child failed: {child.stderr.strip().splitlines()[-1:]}")
+    return json.loads(child.stdout.strip().splitlines()[-1])
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--encoder", choices=["torch", "onnx", "onnx-int8"], help="the judge's encoder (default: its own)")
-    parser.add_argument("--topics", type=int, help="a synthetic track of this many topics (default: the development answers)")
+    parser.add_argument("--encoder", choices=ENCODERS, help="the judge's encoder (default: its own)")
+    parser.add_argument("--topics", type=int, help="topics of a synthetic track (default: the development answers)")
     parser.add_argument("--runs", type=int, help=f"runs per topic of the synthetic track (default {FULL_RUNS})")
     parser.add_argument("--decisions", action="store_true", help="compare torch and int8 ONNX decisions instead")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -125,23 +139,15 @@ def main(argv: list[str] | None = None) -> None:
     if args.child:
         print(json.dumps(decisions(args.encoder) if args.decisions else profile(args.encoder, args.topics, args.runs)))
         return
-    arguments = sys.argv[1:] if argv is None else argv
     if args.decisions:
-        arguments = ["--decisions", "--encoder", "torch"]
-    child = subprocess.run([sys.executable, __file__, "--child", *arguments], capture_output=True, text=True, check=False)
-    if child.returncode != 0:
-        sys.exit(f"bench_run_judge: the child failed: {child.stderr.strip().splitlines()[-1:]}")
-    if args.decisions:
-        torch = json.loads(child.stdout.strip().splitlines()[-1])
-        int8 = json.loads(subprocess.run([sys.executable, __file__, "--child", "--decisions", "--encoder", "onnx-int8"],
-                                         capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1])
+        torch, int8 = (child_figures("--decisions", "--encoder", encoder) for encoder in ("torch", "onnx-int8"))
         same = sum(a == b for a, b in zip(torch["preferences"], int8["preferences"])) / len(torch["preferences"])
         for name, figures in (("torch", torch), ("onnx-int8", int8)):
             print(f"{name:10s} pair concordance {figures['concordance']:.4f} ({figures['pairs']} pairs), "
                   f"runs' tau {figures['tau']:.4f}")
         print(f"pairwise preferences as torch's: {same:.2%}")
         return
-    figures = json.loads(child.stdout.strip().splitlines()[-1])
+    figures = child_figures(*(sys.argv[1:] if argv is None else argv))
     scale = FULL_TOPICS * FULL_RUNS / figures["answers"]
     print(f"{figures['answers']} answers, encoder {figures['encoder']}, cold in a fresh process: "
           f"{figures['cpu']:.1f} s CPU, {figures['wall']:.1f} s wall, peak {figures['peak_mib']:.0f} MiB; "

@@ -28,3 +28,16 @@ def test_bench_track_prints_every_stage_on_a_tiny_track():
         assert float(figures[0]) > 0 and float(figures[2]) > 0  # wall seconds, peak MiB
     assigner_rows = [line.split()[-2] for line in run.stdout.splitlines() if line.startswith("assigner")]
     assert assigner_rows[0] == assigner_rows[1] != "0"  # both paths: one row per (answer, nugget)
+
+
+@pytest.mark.skipif(not (DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl").is_file(),
+                    reason="needs the TREC 2024 RAG development assignments in ../shared/data")
+def test_the_run_judge_benchmark_prints_its_stages_on_a_tiny_track():
+    run = subprocess.run(
+        [sys.executable, str(PROJECT_ROOT / "benchmarks" / "bench_run_judge.py"), "--topics", "1", "--runs", "3"],
+        capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"}, timeout=900, check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("3 answers, encoder onnx-int8, cold in a fresh process")
+    stages = {line.split("  ")[1].strip() for line in run.stdout.splitlines()[1:]}
+    assert {"loading spaCy", "spaCy syntax", "encoding", "axiom POOL3", "axiom COV7"} <= stages
