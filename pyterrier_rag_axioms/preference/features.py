@@ -9,11 +9,11 @@ from typing import Literal
 import numpy as np
 
 from pyterrier_rag_axioms.axioms import Axiom, FeatureAxiom
-from pyterrier_rag_axioms.axioms._analyzed import EmbeddingFeatureAxiom
-from pyterrier_rag_axioms.declaration import replaced, same
+from pyterrier_rag_axioms.declaration import declared, replaced, same
 from pyterrier_rag_axioms.registry import AXIOMS
 from pyterrier_rag_axioms.tools.embeddings.similarity import (
     BACKENDS,
+    SentenceSimilarity,
     batch_independent_similarity,
     sentence_similarity,
 )
@@ -57,7 +57,7 @@ def _resolve_feature(feature: FeatureAxiom | str, where: str) -> FeatureAxiom:
 def encoded_with(axioms: Sequence[FeatureAxiom], encoder: str) -> tuple[FeatureAxiom, ...]:
     """The feature axioms as a model computes them with ``encoder``.
 
-    Each axiom that compares sentence embeddings with the shared default encoder of its sentence
+    Each axiom whose declared ``sentence_similarity`` is the shared default encoder of its sentence
     model (sentence-transformers with torch, in batches) gets the shared encoder of the same model
     with ``encoder``'s backend instead; for ``"onnx"`` and ``"onnx-int8"`` each text is encoded alone
     (:func:`~pyterrier_rag_axioms.tools.embeddings.similarity.batch_independent_similarity`), so a
@@ -68,9 +68,9 @@ def encoded_with(axioms: Sequence[FeatureAxiom], encoder: str) -> tuple[FeatureA
         return tuple(axioms)
     computed = []
     for axiom in axioms:
-        if isinstance(axiom, EmbeddingFeatureAxiom):
-            model = axiom.sentence_similarity.model
-            if same(axiom.sentence_similarity, sentence_similarity(model)):
-                axiom = replaced(axiom, sentence_similarity=batch_independent_similarity(model, backend=encoder))
+        tool = getattr(axiom, "sentence_similarity", None)
+        if isinstance(tool, SentenceSimilarity) and "sentence_similarity" in {field.name for field in declared(axiom)}:
+            if same(tool, sentence_similarity(tool.model)):
+                axiom = replaced(axiom, sentence_similarity=batch_independent_similarity(tool.model, backend=encoder))
         computed.append(axiom)
     return tuple(computed)
