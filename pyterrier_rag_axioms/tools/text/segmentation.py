@@ -237,12 +237,19 @@ def _first_token_at(doc: Doc, offset: int) -> int | None:
 
 
 def segment_doc(doc: Doc) -> Doc:
-    """Set sentence starts from segments, markers and citations (before the parser; see the module)."""
+    """Set sentence starts from segments, markers and citations (before the parser; see the module).
+
+    The starts are decided in an array (1 starts a sentence, -1 does not, 0 leaves it to the parser)
+    and written once: spaCy's ``Token.is_sent_start`` setter scans the whole text each time, which
+    made this component quadratic in the length of a text."""
     if len(doc) == 0:
         return doc
+    from spacy.attrs import SENT_START
+
     markup = markup_mask(doc)
     citation = citation_mask(doc)
     formatting = format_mask(doc)
+    starts = doc.to_array(SENT_START).astype(np.int64)
     segment_firsts = set()
     for offset in segment_starts(doc.text):
         first = _first_token_at(doc, offset)
@@ -250,12 +257,11 @@ def segment_doc(doc: Doc) -> Doc:
             continue
         segment_firsts.add(first)
         if first > 0:
-            doc[first].is_sent_start = True
+            starts[first] = 1
         following = first  # the marker's tokens and the first word after them stay together
         while following < len(doc) and (markup[following] or doc[following].is_space):
             following += 1
-        for index in range(first + 1, min(following + 1, len(doc))):
-            doc[index].is_sent_start = False
+        starts[first + 1 : following + 1] = -1
     index = 1
     while index < len(doc):
         if not citation[index] or citation[index - 1] or index in segment_firsts:
@@ -270,24 +276,23 @@ def segment_doc(doc: Doc) -> Doc:
         while before > 0 and doc[before].text in _CLOSING_QUOTES:
             before -= 1
         if doc[before].text[-1:] in _CLOSING:
-            for inside in range(index, end):
-                doc[inside].is_sent_start = False
+            starts[index:end] = -1
             following = end
             while following < len(doc) and doc[following].is_space:
                 following += 1
             opens = following < len(doc) and (not doc[following].is_punct or formatting[following])
             if opens and following not in segment_firsts:
-                doc[following].is_sent_start = True
+                starts[following] = 1
         index = end
     for index in range(2, len(doc)):  # "helps [1].Tea": a capitalised word after a marker's full stop starts one
         if citation[index - 2] and doc[index - 1].text in _CLOSING and doc[index].is_title:
-            doc[index].is_sent_start = True
+            starts[index] = 1
     for index in range(1, len(doc)):  # within a segment, a sentence starts only after closing punctuation
-        if index in segment_firsts or doc[index].is_sent_start or doc[index].is_space:
+        if index in segment_firsts or starts[index] == 1 or doc[index].is_space:
             continue
         glued = doc[index - 1].text[-1:] in _CLOSING and not doc[index - 1].whitespace_
         if glued and _closes(doc[index], formatting[index]):
-            doc[index].is_sent_start = False
+            starts[index] = -1
             continue
         before = index - 1
         while before > 0 and (
@@ -295,7 +300,8 @@ def segment_doc(doc: Doc) -> Doc:
         ):
             before -= 1
         if doc[before].text[-1:] not in _CLOSING:
-            doc[index].is_sent_start = False
+            starts[index] = -1
+    doc.from_array([SENT_START], starts.astype(np.uint64))
     return doc
 
 
