@@ -248,34 +248,15 @@ def test_run_files_that_disagree_name_the_file_and_line(inputs, tmp_path, capsys
 
 
 def test_assign_writes_both_outputs_and_a_real_process_refuses_in_one_line(inputs, tmp_path):
-    completed = run_cli(
-        "assign",
-        str(inputs["runs"]),
-        "--nuggets",
-        str(inputs["nuggets"]),
-        "--output",
-        str(tmp_path / "table.jsonl"),
-        "--assignments",
-        str(tmp_path / "pairs.tsv"),
-        cwd=tmp_path,
-    )
+    def assign(table: str, assignments: str):
+        return run_cli("assign", str(inputs["runs"]), "--nuggets", str(inputs["nuggets"]), "--output",
+                       str(tmp_path / table), "--assignments", str(tmp_path / assignments), cwd=tmp_path)
+
+    completed = assign("table.jsonl", "pairs.tsv")
     assert completed.returncode == 0, completed.stderr
     assert "Run table written to" in completed.stdout and "Assignments written to" in completed.stdout
     assert len(pd.read_json(tmp_path / "table.jsonl", lines=True)) == 2
-    line = cli_error(
-        run_cli(
-            "assign",
-            str(inputs["runs"]),
-            "--nuggets",
-            str(inputs["nuggets"]),
-            "--output",
-            str(tmp_path / "table.jsonl"),
-            "--assignments",
-            str(tmp_path / "table.jsonl"),
-            cwd=tmp_path,
-        )
-    )
-    assert "name one file" in line
+    assert "name one file" in cli_error(assign("table.jsonl", "table.jsonl"))
 
 
 def test_ctrl_c_prints_one_line_and_exits_130(inputs, tmp_path):

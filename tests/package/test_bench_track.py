@@ -11,16 +11,25 @@ import pytest
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(os.environ.get("RAG_AXIOMS_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
+needs_dev_assignments = pytest.mark.skipif(
+    not (DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl").is_file(),
+    reason="needs the TREC 2024 RAG development assignments in ../shared/data",
+)
 
 
-@pytest.mark.skipif(not (DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl").is_file(),
-                    reason="needs the TREC 2024 RAG development assignments in ../shared/data")
-def test_bench_track_prints_every_stage_on_a_tiny_track():
+def run_benchmark(script: str, *arguments: str) -> subprocess.CompletedProcess:
+    """Run ``benchmarks/<script>`` in a fresh process; fails the test where it exits non-zero."""
     run = subprocess.run(
-        [sys.executable, str(PROJECT_ROOT / "benchmarks" / "bench_track.py"), "--topics", "2", "--runs", "2"],
+        [sys.executable, str(PROJECT_ROOT / "benchmarks" / script), *arguments],
         capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"}, timeout=900, check=False,
     )
     assert run.returncode == 0, run.stderr
+    return run
+
+
+@needs_dev_assignments
+def test_bench_track_prints_every_stage_on_a_tiny_track():
+    run = run_benchmark("bench_track.py", "--topics", "2", "--runs", "2")
     assert "2 topics x 2 runs = 4 answers" in run.stdout
     for stage in ("run judge", "extractor", "assigner (old: torch in batches)", "assigner (new default)"):
         line = next(line for line in run.stdout.splitlines() if line.startswith(stage))
@@ -30,14 +39,9 @@ def test_bench_track_prints_every_stage_on_a_tiny_track():
     assert assigner_rows[0] == assigner_rows[1] != "0"  # both paths: one row per (answer, nugget)
 
 
-@pytest.mark.skipif(not (DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl").is_file(),
-                    reason="needs the TREC 2024 RAG development assignments in ../shared/data")
+@needs_dev_assignments
 def test_the_run_judge_benchmark_prints_its_stages_on_a_tiny_track():
-    run = subprocess.run(
-        [sys.executable, str(PROJECT_ROOT / "benchmarks" / "bench_run_judge.py"), "--topics", "1", "--runs", "3"],
-        capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"}, timeout=900, check=False,
-    )
-    assert run.returncode == 0, run.stderr
+    run = run_benchmark("bench_run_judge.py", "--topics", "1", "--runs", "3")
     assert run.stdout.startswith("3 answers, encoder onnx-int8, cold in a fresh process")
     stages = {line.split("  ")[1].strip() for line in run.stdout.splitlines()[1:]}
     assert {"loading spaCy", "spaCy syntax", "encoding", "axiom POOL3", "axiom COV7"} <= stages
