@@ -121,7 +121,7 @@ def statements(
     sentences first, in text order (a clause only where its sentence has more than one)."""
     found = {}
     for analysis in analyzer.analyse(list(dict.fromkeys(texts)), verbose=verbose):
-        evidence = text_evidence(analysis)
+        evidence = text_evidence(analysis, entities=False)  # lemmas suffice: no named entities
         sentence_of = {passage.sentence: passage.text for passage in evidence.sentences}
         found[analysis.text] = [
             (passage.text, sentence_of[passage.sentence], passage.lemmas)
