@@ -49,7 +49,6 @@ from pyterrier_rag_axioms.nuggets.candidates import Candidate, candidates_of, st
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, resolve_sentence_similarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
-from pyterrier_rag_axioms.tools.threads import one_torch_thread
 
 #: The columns of the extractor's output, in order: a nugget frame with its provenance.
 EXTRACTED_COLUMNS: list[str] = [
@@ -200,8 +199,8 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
         )
         if not candidates:
             return pd.DataFrame(columns=EXTRACTED_COLUMNS)
-        with one_torch_thread():  # short texts: torch's threads would wait more than work (the same bits)
-            vectors = self.encoder.embed([c.text for c in candidates]).astype(np.float64)
+        # short texts: torch's threads would wait more than they work (the same bits on one thread)
+        vectors = self.encoder.embed([c.text for c in candidates], one_thread=True).astype(np.float64)
         similarity = vectors @ vectors.T  # the one matrix product of the topic
         answer_count = int((owners >= 0).sum())
         # best[c, v]: the best cosine of candidate c with a statement of answer v (never its own answer)

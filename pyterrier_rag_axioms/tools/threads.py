@@ -16,7 +16,7 @@ from collections.abc import Iterator
 @contextlib.contextmanager
 def one_torch_thread() -> Iterator[None]:
     """A context in which torch's intra-op pool runs on one thread, restored on leaving; a no-op
-    where torch is not imported yet (spaCy imports it with its models, before any encoding)."""
+    where torch is not imported (load the model first)."""
     torch = sys.modules.get("torch")
     if torch is None:
         yield

@@ -31,9 +31,9 @@ def test_the_threads_are_restored_after_an_error():
     assert torch.get_num_threads() == before
 
 
-def test_embeddings_on_one_thread_are_the_same_bits():
+def test_embeddings_on_one_thread_are_the_same_bits_and_the_pool_is_restored():
+    before = torch.get_num_threads()
     threaded = SentenceSimilarity(cache_dir=False).embed(TEXTS)
-    with one_torch_thread():
-        alone = SentenceSimilarity(cache_dir=False).embed(TEXTS)
+    alone = SentenceSimilarity(cache_dir=False).embed(TEXTS, one_thread=True)
     assert np.array_equal(threaded, alone)
-
+    assert torch.get_num_threads() == before

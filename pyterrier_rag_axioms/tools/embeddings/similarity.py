@@ -21,6 +21,7 @@ import numpy as np
 
 from pyterrier_rag_axioms.tools import cache as model_cache
 from pyterrier_rag_axioms.tools._shared import SharedTool
+from pyterrier_rag_axioms.tools.threads import one_torch_thread
 
 #: Encoders: sentence-transformers with torch (default), or an ONNX export run by onnxruntime.
 BACKENDS: tuple[str, ...] = ("torch", "onnx", "onnx-int8")
@@ -162,15 +163,20 @@ class SentenceSimilarity(SharedTool):
             self._store_value = (model_cache.model_work_cache(directory), namespace, description)
         return self._store_value
 
-    def _encode(self, texts: list[str], *, verbose: bool) -> np.ndarray:
-        """Embeddings of ``texts``; with ``verbose``, a ``pt.tqdm`` bar over the encoder's batches.
+    def _encode(self, texts: list[str], *, verbose: bool, one_thread: bool = False) -> np.ndarray:
+        """Embeddings of ``texts``; with ``verbose``, a ``pt.tqdm`` bar over the encoder's batches;
+        with ``one_thread``, torch's intra-op pool on one thread (see :mod:`~pyterrier_rag_axioms.tools.threads`).
 
         The encoder batches texts by length, longest first (the same ``argsort``); the bar's chunks
         are those batches, so the embeddings are the same with and without it.
         """
+        encoder = self.encoder  # loaded (torch imported) before the thread limit is set
+        limit = one_torch_thread if one_thread and self.backend == "torch" else contextlib.nullcontext
+
         def encode(chunk: list[str]) -> np.ndarray:
-            vectors = self.encoder.encode(chunk, batch_size=self.batch_size, convert_to_numpy=True,
-                                          normalize_embeddings=True, show_progress_bar=False)
+            with limit():
+                vectors = encoder.encode(chunk, batch_size=self.batch_size, convert_to_numpy=True,
+                                         normalize_embeddings=True, show_progress_bar=False)
             return np.asarray(vectors, dtype=np.float32).reshape(len(chunk), -1)
 
         if not verbose:
@@ -186,8 +192,12 @@ class SentenceSimilarity(SharedTool):
                 vectors[i] = vector
         return np.stack(vectors)
 
-    def embed(self, texts: Iterable[str], *, verbose: bool = False) -> np.ndarray:
-        """Unit-length embeddings of ``texts`` (one row each); new texts are encoded in one batch."""
+    def embed(self, texts: Iterable[str], *, verbose: bool = False, one_thread: bool = False) -> np.ndarray:
+        """Unit-length embeddings of ``texts`` (one row each); new texts are encoded in one batch.
+
+        ``one_thread``: torch encodes on one intra-op thread (the same bits; for batches of short
+        texts, where torch's threads wait more than they work); no effect on the ONNX backends,
+        which run each text on one thread anyway."""
         texts = list(texts)
         missing = list(dict.fromkeys(text for text in texts if text not in self._cache))
         store = self._store() if missing else None
@@ -199,7 +209,7 @@ class SentenceSimilarity(SharedTool):
                     self._cache[keys[bytes(key)]] = np.frombuffer(fields["embedding"], dtype="<f4")
             missing = [text for text in missing if text not in self._cache]
         if missing:
-            vectors = self._encode(missing, verbose=verbose)
+            vectors = self._encode(missing, verbose=verbose, one_thread=one_thread)
             self._cache.update(zip(missing, vectors))
             if store is not None:
                 cache.put_many(
