@@ -36,20 +36,13 @@ import sys
 import tempfile
 import time
 import tracemalloc
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _setup import DEV_DATA  # noqa: E402  (first: the checkout's package, offline models)
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
-if str(PROJECT_ROOT) not in sys.path:
-    sys.path.insert(0, str(PROJECT_ROOT))
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-warnings.filterwarnings("ignore")
-
-DATA = Path(os.environ.get("RAG_AXIOMS_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
+DATA = DEV_DATA
 NUGGETS = DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl"
 JUDGES = ("non-pool model", "run judge, pointwise", "run judge, pairwise", "pool axioms")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")

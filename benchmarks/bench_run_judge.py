@@ -23,17 +23,8 @@ import resource
 import subprocess
 import sys
 import time
-import warnings
-from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
-for path in (PROJECT_ROOT, PROJECT_ROOT / "benchmarks"):
-    if str(path) not in sys.path:
-        sys.path.insert(0, str(path))
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 os.environ.pop("RAG_AXIOMS_CACHE", None)  # cold: every text parsed and embedded
-warnings.filterwarnings("ignore")
 
 from bench_track import ASSIGNMENTS, FULL_RUNS, FULL_TOPICS, build_track  # noqa: E402
 

@@ -22,28 +22,18 @@ Usage: ``make fit-nuggets`` or ``.venv/bin/python benchmarks/fit_nugget_assigner
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
-
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
-if str(PROJECT_ROOT) not in sys.path:
-    sys.path.insert(0, str(PROJECT_ROOT))
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-warnings.filterwarnings("ignore")
-
+from _setup import DEV_DATA, PROJECT_ROOT  # noqa: E402  (first: the checkout's package, offline models)
 from scipy.stats import kendalltau  # noqa: E402
 from sklearn.metrics import cohen_kappa_score  # noqa: E402
 
 from pyterrier_rag_axioms.judgments import NUGGET_ASSIGNMENT_SCORES, load_nugget_assignments  # noqa: E402
 from pyterrier_rag_axioms.nuggets import NuggetAssigner, fit_nugget_model  # noqa: E402
 
-DATA = Path(os.environ.get("RAG_AXIOMS_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
+DATA = DEV_DATA
 ASSIGNMENTS = DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl"
 MODEL_PATH = PROJECT_ROOT / "pyterrier_rag_axioms" / "nuggets" / "nugget-model.json"
 

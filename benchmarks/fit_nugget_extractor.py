@@ -24,21 +24,11 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import os
 import sys
-import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
-
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
-if str(PROJECT_ROOT) not in sys.path:
-    sys.path.insert(0, str(PROJECT_ROOT))
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-warnings.filterwarnings("ignore")
-
+from _setup import DEV_DATA  # noqa: E402  (first: the checkout's package, offline models)
 from scipy.stats import kendalltau  # noqa: E402
 
 from pyterrier_rag_axioms.judgments import load_nugget_assignments, nugget_scores  # noqa: E402
@@ -46,7 +36,7 @@ from pyterrier_rag_axioms.nuggets import NuggetAssigner, NuggetExtractor, fit_nu
 from pyterrier_rag_axioms.tools.embeddings.similarity import sentence_similarity  # noqa: E402
 from pyterrier_rag_axioms.tools.text import CITATION_PATTERN, text_analyzer  # noqa: E402
 
-DATA = Path(os.environ.get("RAG_AXIOMS_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
+DATA = DEV_DATA
 ASSIGNMENTS = DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl"
 #: The grid: settings that change which nuggets are drawn; caps and support floors cut their list.
 SIMILARITIES = (0.6, 0.65, 0.7, 0.75, 0.8)

@@ -25,20 +25,12 @@ import math
 import os
 import sys
 import time
-import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _setup import DEV_DATA, PROJECT_ROOT  # noqa: E402  (first: the checkout's package, offline models)
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
-if str(PROJECT_ROOT) not in sys.path:
-    sys.path.insert(0, str(PROJECT_ROOT))
-
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-warnings.filterwarnings("ignore")
 
 import pyterrier_rag_axioms as rag  # noqa: E402
 from pyterrier_rag_axioms.declaration import replaced  # noqa: E402
@@ -47,7 +39,7 @@ from pyterrier_rag_axioms.preference.features import _transformed as transformed
 from pyterrier_rag_axioms.preference.scores import imputed  # noqa: E402
 
 MODELS_DIR = PROJECT_ROOT / "pyterrier_rag_axioms" / "preference" / "models"
-DATA = Path(os.environ.get("RAG_AXIOMS_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
+DATA = DEV_DATA
 
 #: The ten offline axioms of the paper (CLAR1 needs a LanguageTool server).
 PAPER = ["COH1", "COH2", "COV1", "COV2", "COV3", "CONS1", "CONS2", "CONS3", "CORR1", "CLAR2"]

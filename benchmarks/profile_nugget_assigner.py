@@ -20,18 +20,13 @@ import os
 import resource
 import sys
 import time
-import warnings
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
-if str(PROJECT_ROOT) not in sys.path:
-    sys.path.insert(0, str(PROJECT_ROOT))
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-os.environ.pop("RAG_AXIOMS_CACHE", None)  # cold: every text parsed and embedded
-warnings.filterwarnings("ignore")
+from _setup import DEV_DATA  # noqa: E402  (first: the checkout's package, offline models)
 
-DATA = Path(os.environ.get("RAG_AXIOMS_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
+os.environ.pop("RAG_AXIOMS_CACHE", None)  # cold: every text parsed and embedded
+
+DATA = DEV_DATA
 ASSIGNMENTS = DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl"
 
 
