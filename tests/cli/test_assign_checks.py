@@ -66,6 +66,12 @@ def refused(capsys, *arguments: str) -> str:
     return err
 
 
+def refused_outputs(capsys, inputs, assignments, output) -> str:
+    """The one-line refusal of ``assign`` on the test runs and nuggets with these two outputs."""
+    return refused(capsys, str(inputs["runs"]), "--nuggets", str(inputs["nuggets"]), "--assignments",
+                   str(assignments), "--output", str(output))
+
+
 # --- the two outputs ---------------------------------------------------------------------------
 
 
@@ -86,16 +92,7 @@ def test_output_and_assignments_naming_one_file_are_refused_before_the_work(inpu
         other.symlink_to(old)
     elif how == "hard":
         os.link(old, other)
-    err = refused(
-        capsys,
-        str(inputs["runs"]),
-        "--nuggets",
-        str(inputs["nuggets"]),
-        "--assignments",
-        str(old),
-        "--output",
-        str(other),
-    )
+    err = refused_outputs(capsys, inputs, str(old), str(other))
     assert "--assignments" in err and "--output" in err and "name one file" in err, err
     assert old.read_bytes() == before
 
@@ -108,16 +105,7 @@ def test_an_unwritable_output_folder_is_refused_before_the_work_naming_the_real_
         str(tmp_path / "missing" / "assignments.jsonl"),
         str(inputs["runs"]) + "/assignments.jsonl",
     ):
-        err = refused(
-            capsys,
-            str(inputs["runs"]),
-            "--nuggets",
-            str(inputs["nuggets"]),
-            "--assignments",
-            unwritable,
-            "--output",
-            str(old),
-        )
+        err = refused_outputs(capsys, inputs, unwritable, str(old))
         assert unwritable in err and ".partial" not in err, err
         assert old.read_bytes() == before  # the run table's older file is as it was
     assert not [path.name for path in tmp_path.iterdir() if ".partial" in path.name]
