@@ -6,8 +6,8 @@ loaded inside the clock) on the TREC 2024 RAG development answers (``../shared/d
 ``bench_track.py``, and reports the process's CPU seconds per stage, each without the stages it
 calls: loading spaCy and the encoder, spaCy's syntax and its deferred components, encoding (and
 how many strings), each axiom's own work, the rest. ``--encoder torch`` runs the judge with
-sentence-transformers' torch encoder in batches (the judge's encoder until the int8 ONNX one). ``--decisions``
-compares both encoders on the development answers against their nugget scores: pair
+sentence-transformers' torch encoder in batches (the judge's encoder until the ONNX one). ``--decisions``
+compares the encoders on the development answers against their nugget scores: pair
 concordance (the model's pairwise preferences against the nugget oracle's) and Kendall's tau of the
 runs' mean scores.
 
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--encoder", choices=ENCODERS, help="the judge's encoder (default: its own)")
     parser.add_argument("--topics", type=int, help="topics of a synthetic track (default: the development answers)")
     parser.add_argument("--runs", type=int, help=f"runs per topic of the synthetic track (default {FULL_RUNS})")
-    parser.add_argument("--decisions", action="store_true", help="compare torch and int8 ONNX decisions instead")
+    parser.add_argument("--decisions", action="store_true", help="compare the decisions of every encoder instead")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if not ASSIGNMENTS.is_file():
@@ -131,12 +131,12 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(decisions(args.encoder) if args.decisions else profile(args.encoder, args.topics, args.runs)))
         return
     if args.decisions:
-        torch, int8 = (child_figures("--decisions", "--encoder", encoder) for encoder in ("torch", "onnx-int8"))
-        same = sum(a == b for a, b in zip(torch["preferences"], int8["preferences"])) / len(torch["preferences"])
-        for name, figures in (("torch", torch), ("onnx-int8", int8)):
-            print(f"{name:10s} pair concordance {figures['concordance']:.4f} ({figures['pairs']} pairs), "
-                  f"runs' tau {figures['tau']:.4f}")
-        print(f"pairwise preferences as torch's: {same:.2%}")
+        figures = {encoder: child_figures("--decisions", "--encoder", encoder) for encoder in ENCODERS}
+        for name, figure in figures.items():
+            same = sum(a == b for a, b in zip(figures["torch"]["preferences"], figure["preferences"]))
+            share = same / len(figure["preferences"])
+            print(f"{name:10s} pair concordance {figure['concordance']:.4f} ({figure['pairs']} pairs), "
+                  f"runs' tau {figure['tau']:.4f}, pairwise preferences as torch's {share:.2%}")
         return
     figures = child_figures(*(sys.argv[1:] if argv is None else argv))
     scale = FULL_TOPICS * FULL_RUNS / figures["answers"]
