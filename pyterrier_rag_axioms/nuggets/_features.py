@@ -8,7 +8,6 @@ a negated clause does not support a positive nugget, nor a positive clause a neg
 
 from __future__ import annotations
 
-import contextlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from functools import cached_property
 import numpy as np
 
 from pyterrier_rag_axioms.nuggets._evidence import Passage, TextEvidence, same_number
+from pyterrier_rag_axioms.tools.threads import one_blas_thread
 
 #: How much a nugget lemma that the query has counts, against one it has not.
 QUERY_LEMMA_WEIGHT = 0.3
@@ -73,7 +73,7 @@ def topic_features(
     nugget_vectors = embed(nugget_texts)
     nugget_lemma_vectors = embed(nugget_lemmas)
     result = []
-    with _one_blas_thread():  # the products are small: BLAS threads would wait more than work
+    with one_blas_thread():  # the products are small: BLAS threads would wait more than work
         for answer in answers:
             # products over this answer's texts alone: a value never depends on which answers share the call
             passages = _passages(answer)
@@ -92,16 +92,6 @@ def topic_features(
                 for j, nugget in enumerate(nuggets)
             ])
     return result
-
-
-def _one_blas_thread():
-    """A context in which numpy's BLAS runs on one thread: the products of one answer are small,
-    and BLAS's threads, waiting for work, took 8x the CPU of the products themselves (the same bits)."""
-    try:
-        from threadpoolctl import threadpool_limits  # installed with scikit-learn
-    except ImportError:
-        return contextlib.nullcontext()
-    return threadpool_limits(1, user_api="blas")
 
 
 @dataclass

@@ -1,9 +1,10 @@
-"""Torch on one thread where its pool of threads would wait more than it works.
+"""Torch and BLAS on one thread where their pools of threads would wait more than they work.
 
 A small model's forward pass over a batch of short texts (all-MiniLM-L6-v2 over a topic's
 sentences) is too little work to share: torch's intra-op threads spin while they wait for each
 other, and on two shared cores they took two to three times the CPU of one thread for the same
-embeddings, bit for bit (checked by ``tests/tools/test_threads.py``).
+embeddings, bit for bit (checked by ``tests/tools/test_threads.py``). The same holds for numpy's
+BLAS over one answer's small products of embeddings (its threads took 8x the CPU of the products).
 """
 
 from __future__ import annotations
@@ -27,3 +28,13 @@ def one_torch_thread() -> Iterator[None]:
         yield
     finally:
         torch.set_num_threads(before)
+
+
+def one_blas_thread() -> contextlib.AbstractContextManager:
+    """A context in which numpy's BLAS runs on one thread (the same bits), through threadpoolctl,
+    installed with scikit-learn; a no-op without it."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return contextlib.nullcontext()
+    return threadpool_limits(1, user_api="blas")

@@ -1,5 +1,5 @@
 """One torch thread: torch's pool on one thread inside, restored after, the same embeddings bit for bit
-(real all-MiniLM-L6-v2 through sentence-transformers)."""
+(real all-MiniLM-L6-v2 through sentence-transformers); one BLAS thread: the same for numpy's products."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
-from pyterrier_rag_axioms.tools.threads import one_torch_thread
+from pyterrier_rag_axioms.tools.threads import one_blas_thread, one_torch_thread
 
 torch = pytest.importorskip("torch")
 TEXTS = [
@@ -37,3 +37,19 @@ def test_embeddings_on_one_thread_are_the_same_bits_and_the_pool_is_restored():
     alone = SentenceSimilarity(cache_dir=False).embed(TEXTS, one_thread=True)
     assert np.array_equal(threaded, alone)
     assert torch.get_num_threads() == before
+
+
+def test_numpy_blas_runs_on_one_thread_inside_with_the_same_products_and_as_before_after():
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+
+    def blas_threads() -> list[int]:
+        return [pool["num_threads"] for pool in threadpoolctl.threadpool_info() if pool["user_api"] == "blas"]
+
+    rng = np.random.default_rng(0)
+    left, right = rng.standard_normal((40, 384)), rng.standard_normal((384, 60))
+    before, product = blas_threads(), left @ right
+    with one_blas_thread():
+        assert blas_threads() and set(blas_threads()) == {1}
+        alone = left @ right
+    assert blas_threads() == before
+    np.testing.assert_array_equal(alone, product)
