@@ -317,3 +317,16 @@ def test_a_closing_tag_after_the_full_stop_ends_the_sentence_and_entities_separa
 def test_html_tags_are_the_known_ones():
     read = analysis("Use List<String> here.<br>Then <b>bold</b> text.")
     assert "String" in [word.text for word in read.words] and "b" not in [word.text for word in read.words]
+
+
+def test_every_aspect_name_resolves_and_an_unknown_one_lists_them():
+    from typing import get_args
+
+    from pyterrier_rag_axioms.tools.text.aspects import ASPECT_NAMES, AspectName, EntityAspects
+
+    assert ASPECT_NAMES == get_args(AspectName)  # the type hint names what resolves
+    assert [type(resolve_aspects(name)) for name in ASPECT_NAMES] == [NounChunkAspects, NounChunkAspects, EntityAspects]
+    assert resolve_aspects("noun_chunks") is not resolve_aspects("noun_chunks")  # made anew each time
+    expected = "aspects must be 'noun_chunks', 'noun_chunks_with_pronouns', 'entities' or an AspectExtraction"
+    with pytest.raises(ValueError, match=expected):
+        resolve_aspects("verbs")

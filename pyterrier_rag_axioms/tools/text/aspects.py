@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
@@ -57,23 +58,23 @@ class EntityAspects:
         return "EntityAspects()"
 
 
-AspectsArgument = AspectExtraction | Literal["noun_chunks", "noun_chunks_with_pronouns", "entities"]
+AspectName = Literal["noun_chunks", "noun_chunks_with_pronouns", "entities"]
+AspectsArgument = AspectExtraction | AspectName
+#: The aspect extractions by name, each made anew when asked for.
+NAMED_ASPECTS: dict[str, Callable[[], AspectExtraction]] = {
+    "noun_chunks": NounChunkAspects,
+    "noun_chunks_with_pronouns": lambda: NounChunkAspects(pronouns=True),
+    "entities": EntityAspects,
+}
 #: The names of the aspect extractions :func:`resolve_aspects` knows (the command line offers them).
-ASPECT_NAMES: tuple[str, ...] = ("noun_chunks", "noun_chunks_with_pronouns", "entities")
+ASPECT_NAMES: tuple[str, ...] = tuple(NAMED_ASPECTS)
 
 
 def resolve_aspects(aspects: AspectsArgument) -> AspectExtraction:
-    """An aspect extraction from an instance or one of the names ``"noun_chunks"``,
-    ``"noun_chunks_with_pronouns"``, ``"entities"``."""
-    if aspects == "noun_chunks":
-        return NounChunkAspects()
-    if aspects == "noun_chunks_with_pronouns":
-        return NounChunkAspects(pronouns=True)
-    if aspects == "entities":
-        return EntityAspects()
+    """An aspect extraction from an instance or one of the names of :data:`ASPECT_NAMES`
+    (``"noun_chunks"``, ``"noun_chunks_with_pronouns"``, ``"entities"``)."""
+    if isinstance(aspects, str) and aspects in NAMED_ASPECTS:
+        return NAMED_ASPECTS[aspects]()
     if callable(aspects):
         return aspects
-    raise ValueError(
-        "aspects must be 'noun_chunks', 'noun_chunks_with_pronouns', 'entities' or an AspectExtraction, "
-        f"not {aspects!r}"
-    )
+    raise ValueError(f"aspects must be {', '.join(map(repr, ASPECT_NAMES))} or an AspectExtraction, not {aspects!r}")
