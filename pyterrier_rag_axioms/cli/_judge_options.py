@@ -126,9 +126,16 @@ def add_judge_options(
         type=float,
         help="for --combine majority: the least share of axioms that must prefer a response (default: 0.5)",
     )
+    add_axiom_tool_options(parser)
+
+
+def add_axiom_tool_options(parser: argparse.ArgumentParser, *, languagetool_note: str = "") -> None:
+    """The options every command that runs axioms takes: ``--languagetool-url`` (its help ends with
+    ``languagetool_note``), ``--aspects``, the progress options, ``--model`` and ``--cache``."""
     parser.add_argument(
         "--languagetool-url",
-        help="URL of a LanguageTool server for CLAR1 (default: $RAG_AXIOMS_LANGUAGETOOL_URL or http://127.0.0.1:8081)",
+        help="URL of a LanguageTool server for CLAR1 (default: $RAG_AXIOMS_LANGUAGETOOL_URL or "
+        f"http://127.0.0.1:8081{languagetool_note})",
     )
     parser.add_argument(
         "--aspects", default="noun_chunks", choices=ASPECT_NAMES

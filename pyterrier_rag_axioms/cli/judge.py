@@ -9,14 +9,18 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from pyterrier_rag_axioms.cli._cache_option import add_cache_option, use_cache_option
+from pyterrier_rag_axioms.cli._cache_option import use_cache_option
 from pyterrier_rag_axioms.cli._errors import CommandLineParser
-from pyterrier_rag_axioms.cli._judge_options import add_model_option, build_axioms, build_model, parse_axiom_names
+from pyterrier_rag_axioms.cli._judge_options import (
+    add_axiom_tool_options,
+    build_axioms,
+    build_model,
+    parse_axiom_names,
+)
 from pyterrier_rag_axioms.cli._printing import print_note, printable, shorten
-from pyterrier_rag_axioms.cli._progress import add_progress_options, resolve_progress
+from pyterrier_rag_axioms.cli._progress import resolve_progress
 from pyterrier_rag_axioms.cli._sample import SAMPLE_PATH
 from pyterrier_rag_axioms.registry import RAG_AXIOMS
-from pyterrier_rag_axioms.tools.text.aspects import ASPECT_NAMES
 
 #: The axioms run when ``--axioms`` is not given (CLAR1 only where a LanguageTool server answers).
 DEFAULT_AXIOMS = tuple(RAG_AXIOMS)
@@ -83,17 +87,7 @@ def judge_main(argv: Sequence[str]) -> int:
         "--axioms", help="comma-separated short names (default: all RAG axioms that can run; none with --model)"
     )
     parser.add_argument("--output", help="save the preference frame (.jsonl, .tsv or .parquet)")
-    parser.add_argument(
-        "--languagetool-url",
-        help="URL of a LanguageTool server for CLAR1 (default: $RAG_AXIOMS_LANGUAGETOOL_URL or http://127.0.0.1:8081, "
-        "used where a server answers)",
-    )
-    parser.add_argument(
-        "--aspects", default="noun_chunks", choices=ASPECT_NAMES
-    )
-    add_progress_options(parser)
-    add_model_option(parser)
-    add_cache_option(parser)
+    add_axiom_tool_options(parser, languagetool_note=", used where a server answers")
     args = parser.parse_args(argv)
     resolve_progress(args)
 

@@ -132,7 +132,7 @@ class PreferenceModel(Axiom):
     min_confidence: float = parameter(0.0, role=DECISION, resolve=_min_confidence)
     #: How the feature axioms that use the default sentence encoder encode: ``"torch"`` (default:
     #: sentence-transformers, in batches), ``"onnx"`` or ``"onnx-int8"`` (onnxruntime, each text
-    #: alone; the run judge's: 5x less CPU to encode, docs/speed.md). See :meth:`computed_axioms`.
+    #: alone; the run judge uses "onnx", docs/speed.md). See :meth:`computed_axioms`.
     encoder: str = parameter("torch", choices=ENCODERS)
 
     def __iter__(self):
