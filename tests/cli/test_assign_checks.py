@@ -256,6 +256,12 @@ def test_ctrl_c_prints_one_line_and_exits_130(inputs, tmp_path):
 
     from conftest import PROJECT_ROOT
 
+    # enough answers that the embedding is still under way when the signal comes
+    runs = write_records(
+        tmp_path / "many-runs.jsonl",
+        [run_line(f"run{i}", f"Apollo 11 landed on the Moon in {1900 + i}. Crew member {i} walked there.")
+         for i in range(1500)],
+    )
     environment = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "HF_HUB_OFFLINE": "1"}
     process = subprocess.Popen(
         [
@@ -263,7 +269,7 @@ def test_ctrl_c_prints_one_line_and_exits_130(inputs, tmp_path):
             "-m",
             "pyterrier_rag_axioms",
             "assign",
-            str(inputs["runs"]),
+            str(runs),
             "--nuggets",
             str(inputs["nuggets"]),
             "--output",
@@ -280,7 +286,11 @@ def test_ctrl_c_prints_one_line_and_exits_130(inputs, tmp_path):
     maps = f"/proc/{process.pid}/maps"
     while process.poll() is None:  # the work is under way once the models' libraries are loaded
         try:
-            if "/spacy/" in open(maps).read():  # spaCy's compiled modules (torch is no longer imported)
+            # the encoder's library: spaCy has parsed and the embedding is about to start (a Ctrl-C
+            # during the import of spaCy's Cython modules makes CPython end by SIGINT after the
+            # handler ran, and one during onnxruntime's import ends in its ImportError)
+            if "onnxruntime" in open(maps).read():
+                time.sleep(1.0)  # onnxruntime's import done: the answers are being embedded
                 break
         except OSError:
             break
