@@ -59,7 +59,7 @@ def encoded_with(axioms: Sequence[FeatureAxiom], encoder: str) -> tuple[FeatureA
 
     Each axiom whose declared ``sentence_similarity`` is the shared default encoder of its sentence
     model (sentence-transformers with torch, in batches) gets the shared encoder of the same model
-    with ``encoder``'s backend instead; for ``"onnx"`` and ``"onnx-int8"`` each text is encoded alone
+    with ``encoder``'s backend instead; for the ONNX backends each text is encoded alone
     (:func:`~pyterrier_rag_axioms.tools.embeddings.similarity.batch_independent_similarity`), so a
     value never depends on which other texts were encoded with it. Other axioms, and encoders a
     user chose for an axiom, stay as they are (``"torch"``: every axiom as it is).

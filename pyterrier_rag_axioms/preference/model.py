@@ -131,8 +131,9 @@ class PreferenceModel(Axiom):
     #: (default 0: decide except for exact ties).
     min_confidence: float = parameter(0.0, role=DECISION, resolve=_min_confidence)
     #: How the feature axioms that use the default sentence encoder encode: ``"torch"`` (default:
-    #: sentence-transformers, in batches), ``"onnx"`` or ``"onnx-int8"`` (onnxruntime, each text
-    #: alone; the run judge uses "onnx", docs/speed.md). See :meth:`computed_axioms`.
+    #: sentence-transformers, in batches), ``"onnx"``, ``"onnx-int8"`` or ``"onnx-int8-per-channel"``
+    #: (onnxruntime, each text alone; the run judge uses "onnx-int8-per-channel", docs/speed.md).
+    #: See :meth:`computed_axioms`.
     encoder: str = parameter("torch", choices=ENCODERS)
 
     def __iter__(self):

@@ -235,8 +235,12 @@ def test_backends_do_not_share_entries(tmp_path):
     np.testing.assert_allclose(vectors, reference, atol=1e-5)
     quantized = SentenceSimilarity(backend="onnx-int8", cache_dir=tmp_path).embed(texts)
     assert np.all((quantized * reference).sum(axis=1) > 0.9)
-    assert (tmp_path / "onnx").is_dir()  # exports are kept with the cache
-    assert len(model_work_cache(tmp_path).namespaces()) == 3
+    per_channel = SentenceSimilarity(backend="onnx-int8-per-channel", cache_dir=tmp_path).embed(texts)
+    # one scale per output channel: closer to the float32 embeddings than one scale per matrix
+    assert (per_channel * reference).sum(axis=1).mean() > (quantized * reference).sum(axis=1).mean()
+    assert sorted(path.name for path in (tmp_path / "onnx").glob("*/*.onnx")) == [
+        "model-qint8-per-channel.onnx", "model-qint8.onnx", "model.onnx"]  # exports are kept with the cache
+    assert len(model_work_cache(tmp_path).namespaces()) == 4
 
 
 def test_package_setting_applies_to_tools_without_their_own(tmp_path):

@@ -3,8 +3,9 @@
 Each distinct text is encoded once per process and model (:class:`SentenceSimilarity` keeps a
 cache of embeddings), in batches. With a cache directory, embeddings persist across processes
 (see :mod:`pyterrier_rag_axioms.tools.cache`); when every text is cached, the model is not loaded
-and sentence-transformers is not imported. ``backend="onnx"`` or ``"onnx-int8"`` encodes with
-onnxruntime instead of torch (see :mod:`pyterrier_rag_axioms.tools.embeddings.onnx_encoder`).
+and sentence-transformers is not imported. ``backend="onnx"``, ``"onnx-int8"`` or
+``"onnx-int8-per-channel"`` encodes with onnxruntime instead of torch (see
+:mod:`pyterrier_rag_axioms.tools.embeddings.onnx_encoder`).
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ import numpy as np
 
 from pyterrier_rag_axioms.tools import cache as model_cache
 from pyterrier_rag_axioms.tools._shared import SharedTool
+from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import ONNX_BACKENDS, ONNX_WEIGHTS
 from pyterrier_rag_axioms.tools.threads import one_torch_thread
 
 #: Encoders: sentence-transformers with torch (default), or an ONNX export run by onnxruntime.
-BACKENDS: tuple[str, ...] = ("torch", "onnx", "onnx-int8")
+BACKENDS: tuple[str, ...] = ("torch", *ONNX_BACKENDS)
 #: Version of how embeddings are made from the encoder (normalised, float32); part of every cache key.
 EMBEDDING_VERSION = 1
 #: The same for the ONNX backends: 2 since each text is encoded alone (entries of batched encoding are not read).
@@ -94,8 +96,9 @@ class SentenceSimilarity(SharedTool):
             batch_size: texts per encoding batch.
             device: torch device (default: sentence-transformers' choice).
             backend: ``"torch"`` (default: sentence-transformers), ``"onnx"`` (the model exported
-                to ONNX, run by onnxruntime, float32) or ``"onnx-int8"`` (with 8-bit weights;
-                faster, embeddings differ slightly). The ONNX backends need a local model
+                to ONNX, run by onnxruntime, float32), ``"onnx-int8"`` (with 8-bit weights;
+                faster, embeddings differ slightly) or ``"onnx-int8-per-channel"`` (8-bit weights
+                scaled per output channel: as fast, closer to float32). The ONNX backends need a local model
                 (Transformer with mean pooling) and ``pip install "pyterrier-rag-axioms[onnx]"``.
             cache_dir: directory of a persistent cache of the embeddings; ``None`` (default): the
                 package-wide setting (:func:`~pyterrier_rag_axioms.tools.cache.set_cache_dir`, else
@@ -126,8 +129,9 @@ class SentenceSimilarity(SharedTool):
             from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import OnnxSentenceEncoder
 
             directory = model_cache.resolve_cache_dir(self.cache_dir)
+            quantize, per_channel = ONNX_WEIGHTS[self.backend]
             return OnnxSentenceEncoder(
-                path, quantize=self.backend == "onnx-int8", export_dir=directory / "onnx" if directory else None
+                path, quantize=quantize, per_channel=per_channel, export_dir=directory / "onnx" if directory else None
             )
         from sentence_transformers import SentenceTransformer
 
@@ -260,10 +264,11 @@ def batch_independent_similarity(model: str | None = None, *, backend: str = "on
 
     Args:
         model: a sentence-transformers model name or path (default: all-MiniLM-L6-v2).
-        backend: ``"onnx"`` (float32, default) or ``"onnx-int8"``.
+        backend: ``"onnx"`` (float32, default), ``"onnx-int8"`` or ``"onnx-int8-per-channel"``.
     """
-    if backend not in ("onnx", "onnx-int8"):
-        raise ValueError(f"batch_independent_similarity: backend must be 'onnx' or 'onnx-int8', not {backend!r}")
+    if backend not in ONNX_BACKENDS:
+        choices = ", ".join(map(repr, ONNX_BACKENDS))
+        raise ValueError(f"batch_independent_similarity: backend must be one of {choices}, not {backend!r}")
     if importlib.util.find_spec("onnxruntime") is None or importlib.util.find_spec("onnx") is None:
         return SentenceSimilarity.shared(model=model, batch_size=1)
     return SentenceSimilarity.shared(model=model, backend=backend)
