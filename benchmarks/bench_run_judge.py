@@ -79,7 +79,8 @@ def profile(encoder: str | None, topics: int | None, runs: int | None) -> dict:
     TextAnalyzer.complete = stages.wrap("spaCy deferred components", TextAnalyzer.complete)
     SentenceSimilarity._encode = stages.wrap("encoding", SentenceSimilarity._encode, texts)
     responses = responses_of(topics, runs)
-    judge = PreferenceModel.default("nuggets", **({"encoder": encoder} if encoder else {}))
+    # one process: every stage's CPU in this one (worker processes would hide theirs)
+    judge = PreferenceModel.default("nuggets", processes=1, **({"encoder": encoder} if encoder else {}))
     for axiom, weight in zip(judge.computed_axioms(), judge.coefficients):
         if weight:
             axiom.response_values = stages.wrap(f"axiom {axiom.name}", axiom.response_values)

@@ -11,6 +11,7 @@ The assignments go through the same score functions as human ones
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +35,7 @@ from pyterrier_rag_axioms.nuggets._features import FEATURES, PairEvidence, topic
 from pyterrier_rag_axioms.nuggets.files import load_nuggets
 from pyterrier_rag_axioms.nuggets.model import NuggetModel, fit_nugget_model, resolve_nugget_model
 from pyterrier_rag_axioms.parallel import QueryParallel
+from pyterrier_rag_axioms.parallel.processes import map_topics, resolve_processes
 from pyterrier_rag_axioms.tools.embeddings.similarity import (
     SentenceSimilarity,
     batch_independent_similarity,
@@ -104,6 +106,8 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
     )
     #: Show progress over the topics.
     verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
+    #: Worker processes, each on whole topics (default: the cores this process may use, at most 4; the same output).
+    processes: int | None = parameter(None, role=PRESENTATION, hidden=True, resolve=resolve_processes)
 
     def __init__(
         self,
@@ -113,6 +117,7 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         sentence_model: SentenceSimilarity | str | None = None,
         text_analyzer: TextAnalyzer | str | None = None,
         verbose: bool = False,
+        processes: int | None = None,
     ):
         """
         Args:
@@ -128,12 +133,16 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
                 embeddings vary with the batch by about 1e-7.
             text_analyzer: a spaCy model name or analyzer (default: the shared one).
             verbose: show progress over the topics.
+            processes: worker processes forked from this one, each on whole topics, with the same
+                output (default: the cores this process may use, at most 4; ``1``: this process
+                alone); see :mod:`~pyterrier_rag_axioms.parallel.processes`.
         """
         self.nuggets = nuggets
         self.model = model
         self.sentence_model = sentence_model
         self.text_analyzer = text_analyzer
         self.verbose = verbose
+        self.processes = processes
         self.nugget_frame = load_nuggets(nuggets)
         if model is not None and not isinstance(model, NuggetModel) and not Path(model).is_file():
             raise FileNotFoundError(f"NuggetAssigner: no nugget model file {str(model)!r}")
@@ -158,6 +167,37 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
             )
         return responses
 
+    def _topic_pairs(
+        self, responses: pd.DataFrame, topics: list[str], verbose: bool
+    ) -> dict[tuple[str, str], list[PairEvidence]]:
+        """The evidence of each (qid, answer text) of ``topics``: one list of pairs per answer, in nugget order."""
+        rows_of = responses[responses["qid"].isin(topics)]
+        by_qid = dict(list(self.nugget_frame[self.nugget_frame["qid"].isin(topics)].groupby("qid", sort=False)))
+        # nuggets apart from answers and queries: only a nugget's named entities are read, so only
+        # the nuggets' parse goes on to named-entity recognition
+        nugget_texts = dict.fromkeys(text for qid in topics for text in by_qid[qid]["nugget"])
+        nugget_evidence: dict[str, TextEvidence] = {
+            analysis.text: text_evidence(analysis) for analysis in self.text_analyzer.analyse(nugget_texts)
+        }
+        answer_texts = dict.fromkeys([*rows_of["query"], *rows_of["response"]])
+        evidence_of: dict[str, TextEvidence] = {
+            analysis.text: text_evidence(analysis, entities=False)
+            for analysis in self.text_analyzer.analyse(answer_texts, verbose=verbose)
+        }
+        pairs_of: dict[tuple[str, str], list[PairEvidence]] = {}
+        for qid in pt.tqdm(topics, desc="NuggetAssigner", unit="topic") if verbose else topics:
+            rows = rows_of[rows_of["qid"] == qid]
+            answers = list(dict.fromkeys(rows["response"]))
+            found = topic_features(
+                evidence_of[rows["query"].iloc[0]],
+                [nugget_evidence[text] for text in by_qid[qid]["nugget"]],
+                [evidence_of[text] for text in answers],
+                self.sentence_model.embed,
+            )
+            for text, pairs in zip(answers, found):
+                pairs_of[(qid, text)] = pairs
+        return pairs_of
+
     def evidence(self, inp: pd.DataFrame) -> tuple[pd.DataFrame, list[PairEvidence]]:
         """The (response, nugget) pairs of a response frame (``qid``, ``docno``, ``nugget_id``,
         ``nugget``, ``importance``) and the evidence of each."""
@@ -165,32 +205,14 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         keys, evidence = [], []
         topics = list(dict.fromkeys(responses["qid"]))
         by_qid = dict(list(self.nugget_frame.groupby("qid", sort=False)))
-        # nuggets apart from answers and queries: only a nugget's named entities are read, so only
-        # the nuggets' parse goes on to named-entity recognition
-        nugget_texts = dict.fromkeys(self.nugget_frame.loc[self.nugget_frame["qid"].isin(topics), "nugget"])
-        nugget_evidence: dict[str, TextEvidence] = {
-            analysis.text: text_evidence(analysis) for analysis in self.text_analyzer.analyse(nugget_texts)
-        }
-        answer_texts = dict.fromkeys([*responses["query"], *responses["response"]])
-        evidence_of: dict[str, TextEvidence] = {
-            analysis.text: text_evidence(analysis, entities=False)
-            for analysis in self.text_analyzer.analyse(answer_texts, verbose=self.verbose)
-        }
-        embed = self.sentence_model.embed
-        iterator = pt.tqdm(topics, desc="NuggetAssigner", unit="topic") if self.verbose else topics
+        work = responses.groupby("qid", sort=False)["response"].apply(lambda texts: sum(map(len, set(texts))))
         pairs_of: dict[tuple[str, str], list[PairEvidence]] = {}
-        for qid in iterator:
-            rows = responses[responses["qid"] == qid]
-            nuggets = by_qid[qid]
-            answers = list(dict.fromkeys(rows["response"]))
-            found = topic_features(
-                evidence_of[rows["query"].iloc[0]],
-                [nugget_evidence[text] for text in nuggets["nugget"]],
-                [evidence_of[text] for text in answers],
-                embed,
-            )
-            for text, pairs in zip(answers, found):
-                pairs_of[(qid, text)] = pairs
+        for found in map_topics(
+            functools.partial(self._topic_pairs, responses), topics, weights=[work[qid] for qid in topics],
+            processes=self.processes, prepare=lambda: self.text_analyzer.nlp, verbose=self.verbose,
+            desc="NuggetAssigner",
+        ):
+            pairs_of.update(found)
         for qid, docno, text in zip(responses["qid"], responses["docno"], responses["response"]):
             nuggets = by_qid[qid]
             for (_, nugget), pair in zip(nuggets.iterrows(), pairs_of[(qid, text)]):

@@ -1,4 +1,5 @@
-"""``.parallel(N)`` that splits a frame by query, whatever its columns (pyterrier-alpha's workers, in ``workers``).
+"""``.parallel(N)`` that splits a frame by query, whatever its columns (pyterrier-alpha's workers, in ``workers``),
+and worker processes of whole topics on this machine's cores (``processes``).
 Not here: anything that judges or ranks."""
 
 from __future__ import annotations
@@ -17,5 +18,8 @@ class QueryParallel:
             raise ImportError(
                 f"{self!r}.parallel needs pyterrier-alpha: pip install \"pyterrier-rag-axioms[parallel]\""
             ) from error
-        return QueryParallelTransformer(self, N, backend)
+        from pyterrier_rag_axioms.declaration import declared, replaced
+
+        serial = replaced(self, processes=1) if "processes" in {field.name for field in declared(self)} else self
+        return QueryParallelTransformer(serial, N, backend)
 

@@ -28,6 +28,7 @@ import pyterrier as pt
 from pyterrier_rag_axioms.axioms import Axiom, FeatureAxiom
 from pyterrier_rag_axioms.declaration import DECISION, PRESENTATION, REQUIRED, parameter, parameters, replaced
 from pyterrier_rag_axioms.frames import ResponseTable, is_preference_frame, preference_frame
+from pyterrier_rag_axioms.parallel.processes import resolve_processes
 from pyterrier_rag_axioms.preference.features import (
     ENCODERS,
     TRANSFORMS,
@@ -135,6 +136,9 @@ class PreferenceModel(Axiom):
     #: (onnxruntime, each text alone; the run judge uses "onnx-int8-per-channel", docs/speed.md).
     #: See :meth:`computed_axioms`.
     encoder: str = parameter("torch", choices=ENCODERS)
+    #: Worker processes of :meth:`scores`, each on whole topics (default: the cores this process may
+    #: use, at most 4; ``1``: this process alone); the same scores (:mod:`~pyterrier_rag_axioms.parallel.processes`).
+    processes: int | None = parameter(None, role=PRESENTATION, hidden=True, resolve=resolve_processes)
 
     def __iter__(self):
         """The feature axioms, as PyTerrier's operators expose their parts."""

@@ -9,6 +9,7 @@ building pairs.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -23,11 +24,41 @@ from pyterrier_rag_axioms.frames import (
     response_frame,
     restore_names,
 )
+from pyterrier_rag_axioms.parallel.processes import map_topics
 from pyterrier_rag_axioms.preference.features import _transformed
 from pyterrier_rag_axioms.tools.cache import flush_caches
 
 if TYPE_CHECKING:
     from pyterrier_rag_axioms.preference.model import PreferenceModel
+
+
+def _table_scores(model: PreferenceModel, table: ResponseTable, verbose: bool) -> np.ndarray:
+    """The score of each response of ``table`` (see :func:`response_scores`)."""
+    weights = np.asarray(model.fitted_coefficients())
+    scores = np.zeros(len(table))
+    qids = table.responses["qid"].to_numpy()
+    features = [(axiom, weight, scale) for axiom, weight, scale in zip(model.computed_axioms(), weights, model.scales)
+                if weight != 0.0 and len(table)]
+    for axiom, weight, scale in pt.tqdm(features, desc=model.name, unit="axiom", disable=not verbose):
+        values = _transformed(np.asarray(axiom.cached_values(table), dtype=float), model.value_transform)
+        scores += weight / scale * imputed(values[:, None], qids)[:, 0]
+    return scores
+
+
+def _topic_scores(
+    model: PreferenceModel, responses: pd.DataFrame, topics: list[str], verbose: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """The positions of the responses of ``topics`` in the response frame, and their scores."""
+    positions = np.flatnonzero(responses["qid"].isin(topics).to_numpy())
+    return positions, _table_scores(model, ResponseTable.from_responses(responses.iloc[positions]), verbose)
+
+
+def _load_analyzers(model: PreferenceModel) -> None:
+    """Load the spaCy models of the features, for worker processes to inherit."""
+    for axiom in model.computed_axioms():
+        analyzer = getattr(axiom, "text_analyzer", None)
+        if analyzer is not None:
+            analyzer.nlp  # noqa: B018 (loads it)
 
 
 def imputed(values: np.ndarray, qids: np.ndarray) -> np.ndarray:
@@ -44,21 +75,25 @@ def response_scores(model: PreferenceModel, inp: pd.DataFrame) -> pd.DataFrame:
     Given a preference frame, its distinct responses are scored. Only features of non-zero weight
     are computed. A value that cannot be computed (NaN) counts as the mean of the query's other
     values of that feature, so it neither helps nor hurts (a pair's NaN difference counts 0).
+    A response frame's topics are scored in worker processes, whole topics each, where there are
+    cores for them (``model.processes``, :mod:`~pyterrier_rag_axioms.parallel.processes`): a
+    score depends only on its topic's responses, so the scores are the serial ones.
     """
-    weights = np.asarray(model.fitted_coefficients())
+    model.fitted_coefficients()  # a model without weights says so before any work
     if is_preference_frame(inp):
         table = ResponseTable.from_pairs(preference_frame(inp, model))
         responses = table.responses.copy()
+        scores = _table_scores(model, table, model.verbose)
     else:
         responses = response_frame(inp, model)
-        table = ResponseTable.from_responses(responses)
-    scores = np.zeros(len(table))
-    qids = table.responses["qid"].to_numpy()
-    features = [(axiom, weight, scale) for axiom, weight, scale in zip(model.computed_axioms(), weights, model.scales)
-                if weight != 0.0 and len(table)]
-    for axiom, weight, scale in pt.tqdm(features, desc=model.name, unit="axiom", disable=not model.verbose):
-        values = _transformed(np.asarray(axiom.cached_values(table), dtype=float), model.value_transform)
-        scores += weight / scale * imputed(values[:, None], qids)[:, 0]
+        topics = list(dict.fromkeys(responses["qid"]))
+        work = responses.groupby("qid", sort=False)["response"].apply(lambda texts: sum(map(len, texts)))
+        scores = np.zeros(len(responses))
+        for positions, part in map_topics(
+            functools.partial(_topic_scores, model, responses), topics, weights=[work[qid] for qid in topics],
+            processes=model.processes, prepare=lambda: _load_analyzers(model), verbose=model.verbose, desc=model.name,
+        ):
+            scores[positions] = part
     flush_caches()
     frame = responses.assign(**{f"{model.name}_score": scores})
     return restore_names(frame, responses.attrs.get(NAMES_ATTR, {}))

@@ -31,17 +31,20 @@ def run_benchmark(script: str, *arguments: str) -> subprocess.CompletedProcess:
 def test_bench_track_prints_every_stage_on_a_tiny_track():
     run = run_benchmark("bench_track.py", "--topics", "2", "--runs", "2")
     assert "2 topics x 2 runs = 4 answers" in run.stdout
-    for stage in ("run judge", "extractor", "assigner (old: torch in batches)", "assigner (new default)"):
-        line = next(line for line in run.stdout.splitlines() if line.startswith(stage))
-        figures = line[len(stage):].split()
-        assert float(figures[0]) > 0 and float(figures[2]) > 0  # wall seconds, peak MiB
-    assigner_rows = [line.split()[-2] for line in run.stdout.splitlines() if line.startswith("assigner")]
-    assert assigner_rows[0] == assigner_rows[1] != "0"  # both paths: one row per (answer, nugget)
+    rows = {}
+    for stage in ("run judge (before: float32, one process)", "run judge", "extractor",
+                  "assigner (before: one process)", "assigner"):
+        line = next(line for line in run.stdout.splitlines() if line[:42].strip() == stage)
+        figures = line[42:].split()
+        assert float(figures[0]) >= float(figures[1]) > 0 and float(figures[3]) > 0  # wall seconds, peak MiB
+        rows[stage] = int(figures[4])
+    assert rows["assigner"] == rows["assigner (before: one process)"] > 0  # one row per (answer, nugget)
+    assert rows["run judge"] == rows["run judge (before: float32, one process)"] == 4  # one row per answer
 
 
 @needs_dev_assignments
 def test_the_run_judge_benchmark_prints_its_stages_on_a_tiny_track():
     run = run_benchmark("bench_run_judge.py", "--topics", "1", "--runs", "3")
-    assert run.stdout.startswith("3 answers, encoder onnx, cold in a fresh process")
+    assert run.stdout.startswith("3 answers, encoder onnx-int8-per-channel, cold in a fresh process")
     stages = {line.split("  ")[1].strip() for line in run.stdout.splitlines()[1:]}
     assert {"loading spaCy", "spaCy syntax", "encoding", "axiom POOL3", "axiom COV7"} <= stages

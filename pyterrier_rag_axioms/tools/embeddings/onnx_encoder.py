@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from pyterrier_rag_axioms.io import atomic_write
+from pyterrier_rag_axioms.tools.threads import usable_cores
 
 #: The most texts :class:`OnnxSentenceEncoder` runs through the model at the same time by default.
 MAX_THREADS = 4
@@ -210,13 +211,13 @@ class OnnxSentenceEncoder:
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         return onnxruntime.InferenceSession(str(self.export_path), options, providers=["CPUExecutionProvider"])
 
-    @cached_property
+    @property
     def workers(self) -> int:
-        """How many texts run through the model at the same time (see ``threads``)."""
+        """How many texts run through the model at the same time (see ``threads``; one in a worker
+        process of split topics, :mod:`~pyterrier_rag_axioms.parallel.processes`)."""
         if self.threads is not None:
             return self.threads
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-        return max(1, min(cores, MAX_THREADS))
+        return max(1, min(usable_cores(), MAX_THREADS))
 
     @cached_property
     def tokenizer(self):

@@ -1,0 +1,127 @@
+"""Worker processes of whole topics on this machine's cores: the serial output, Ctrl-C and errors."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pandas as pd
+import pytest
+
+import pyterrier_rag_axioms as rag
+from pyterrier_rag_axioms.parallel import processes
+from pyterrier_rag_axioms.parallel.processes import map_topics, topic_groups, worker_count
+from pyterrier_rag_axioms.tools import threads
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+
+
+def _nuggets(responses: pd.DataFrame) -> pd.DataFrame:
+    """Each query's nuggets: the first sentence of each of its first two responses."""
+    return pd.DataFrame([
+        {"qid": qid, "nugget": text.split(". ")[0].strip(" ."), "importance": importance}
+        for qid, group in responses.groupby("qid", sort=False)
+        for text, importance in zip(group["response"].iloc[:2], ("vital", "okay"))
+    ])
+
+
+@pytest.fixture(scope="module")
+def responses(sample_responses: pd.DataFrame) -> pd.DataFrame:
+    """The shipped sample with its queries interleaved, so that no topic's rows are contiguous."""
+    return sample_responses.assign(turn=sample_responses.groupby("qid").cumcount()).sort_values(
+        ["turn", "qid"], kind="stable").drop(columns="turn").reset_index(drop=True)
+
+
+def test_the_assigner_gives_the_serial_rows_in_worker_processes(responses: pd.DataFrame):
+    nuggets = _nuggets(responses)
+    serial = rag.nuggets.NuggetAssigner(nuggets=nuggets, processes=1)(responses)
+    split = rag.nuggets.NuggetAssigner(nuggets=nuggets, processes=2)(responses)
+    assert len(serial) > 0 and responses["qid"].nunique() >= 2
+    pd.testing.assert_frame_equal(split, serial, check_exact=True)  # the same rows, in the same order
+
+
+def test_the_run_judge_gives_the_serial_scores_in_worker_processes(responses: pd.DataFrame):
+    serial = rag.PreferenceModel.default("nuggets", processes=1).scores(responses)
+    split = rag.PreferenceModel.default("nuggets", processes=3).scores(responses)
+    pd.testing.assert_frame_equal(split, serial, check_exact=True)
+
+
+def test_an_error_in_a_worker_reaches_the_caller():
+    def work(topics, verbose):
+        if "b" in topics:
+            raise ValueError("topic b is broken")
+        return topics
+
+    with pytest.raises(ValueError, match="topic b is broken"):
+        map_topics(work, ["a", "b", "c"], weights=[1, 1, 1], processes=2)
+
+
+def test_workers_work_on_whole_topics_in_other_processes_each_on_one_core():
+    def work(topics, verbose):
+        return os.getpid(), threads.usable_cores(), worker_count(None, 5), list(topics), verbose
+
+    results = map_topics(work, list("abcdef"), weights=[1, 5, 1, 1, 1, 1], processes=2, verbose=True)
+    assert sorted(topic for *_, topics, _ in results for topic in topics) == list("abcdef")
+    assert all(pid != os.getpid() and cores == 1 and nested == 0 and not verbose
+               for pid, cores, nested, _, verbose in results)
+    assert results[0][3] == ["b"]  # the heaviest group first
+    assert map_topics(work, ["a", "b"], weights=[1, 1], processes=1)[0][0] == os.getpid()
+
+
+def test_topic_groups_are_runs_of_neighbouring_topics_of_about_equal_weight():
+    groups = topic_groups(list("abcdefgh"), [1, 1, 1, 1, 1, 1, 1, 9], 3)
+    assert groups[0] == ["h"] and sorted(topic for group in groups for topic in group) == list("abcdefgh")
+    assert all(len(group) > 0 for group in groups) and len(groups) <= 3
+    assert topic_groups(["a"], [0], 4) == [["a"]]
+
+
+def test_worker_count_defaults_to_the_cores_and_checks_the_argument():
+    assert worker_count(1, 10) == 0  # one process: the caller's
+    assert worker_count(4, 1) == 0  # one topic: nothing to split
+    assert worker_count(3, 2) == 2
+    default = min(threads.usable_cores(), processes.MAX_PROCESSES)
+    assert worker_count(None, 100) == (default if default > 1 else 0)
+    for wrong in (0, -1, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="NuggetAssigner: processes must be a whole number >= 1 or None"):
+            rag.nuggets.NuggetAssigner(nuggets=pd.DataFrame({"qid": ["q"], "nugget": ["n"], "importance": ["vital"]}),
+                                      processes=wrong)
+
+
+def test_parallel_workers_work_serially(responses: pd.DataFrame):
+    pytest.importorskip("pyterrier_alpha")
+    assigner = rag.nuggets.NuggetAssigner(nuggets=_nuggets(responses))
+    assert assigner.processes is None and assigner.parallel(2).parent.processes == 1
+    assert repr(assigner.parallel(2).parent) == repr(assigner)  # processes is not shown
+    judge = rag.PreferenceModel.default("nuggets", processes=2)
+    assert judge == rag.PreferenceModel.default("nuggets")  # nor part of what the judge is
+
+
+def test_ctrl_c_stops_the_workers_and_reaches_the_caller(tmp_path):
+    script = textwrap.dedent("""
+        import os, sys, time
+        from pyterrier_rag_axioms.parallel.processes import map_topics
+
+        def work(topics, verbose):
+            print(os.getpid(), flush=True)
+            time.sleep(60)
+
+        try:
+            map_topics(work, ["a", "b"], weights=[1, 1], processes=2)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            sys.exit(130)
+    """)
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    workers = [int(child.stdout.readline()) for _ in range(2)]
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=30)
+    assert child.returncode == 130 and out.strip() == "interrupted"
+    assert "Traceback" not in err  # the workers ignore Ctrl-C: no worker prints its own
+    time.sleep(0.5)
+    for pid in workers:  # the workers are gone
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
