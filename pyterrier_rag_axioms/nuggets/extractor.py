@@ -30,6 +30,7 @@ self-credit:** ``NuggetAssigner`` leaves a nugget out of the score of every resp
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,6 +48,7 @@ from pyterrier_rag_axioms.declaration import (
 from pyterrier_rag_axioms.frames import response_frame
 from pyterrier_rag_axioms.nuggets.candidates import Candidate, candidates_of, statements
 from pyterrier_rag_axioms.parallel import QueryParallel
+from pyterrier_rag_axioms.parallel.processes import map_topics, resolve_processes
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, resolve_sentence_similarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 
@@ -114,6 +116,8 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     )
     #: Show progress over the topics.
     verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
+    #: Worker processes, each on whole topics (default: the cores this process may use, at most 4; the same nuggets).
+    processes: int | None = parameter(None, role=PRESENTATION, hidden=True, resolve=resolve_processes)
 
     def __post_init__(self) -> None:
         for name in ("similarity", "vital_share"):
@@ -158,15 +162,28 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
                 + (f" (and {len(single) - 1} more topics)" if len(single) > 1 else "")
                 + "; nuggets are what several answers state, so give each topic at least two answers"
             )
-        passages = [p for context in responses["context"] if context for p in context]
-        texts = [*responses["query"], *responses["response"], *passages]
-        parts = statements(self.analyzer, texts, verbose=self.verbose)
-        frames = []
-        iterator = pt.tqdm(topics, desc="NuggetExtractor", unit="topic") if self.verbose else topics
-        for qid in iterator:
-            rows = responses[responses["qid"] == qid]
-            frames.append(self.topic_nuggets(qid, rows, parts))
-        return pd.concat(frames, ignore_index=True)[EXTRACTED_COLUMNS]
+        work = responses.groupby("qid")["response"].apply(lambda texts: sum(map(len, texts)))
+        nuggets_of: dict[str, pd.DataFrame] = {}
+        for found in map_topics(
+            functools.partial(self._topics_nuggets, responses), topics, weights=[work[qid] for qid in topics],
+            processes=self.processes, prepare=self._load_models, verbose=self.verbose, desc="NuggetExtractor",
+        ):
+            nuggets_of.update(found)
+        return pd.concat([nuggets_of[qid] for qid in topics], ignore_index=True)[EXTRACTED_COLUMNS]
+
+    def _load_models(self) -> None:
+        """Load spaCy and the sentence model, for worker processes to inherit."""
+        self.analyzer.nlp  # noqa: B018 (loads it)
+        self.encoder.encoder  # noqa: B018
+
+    def _topics_nuggets(self, responses: pd.DataFrame, topics: list[str], verbose: bool) -> dict[str, pd.DataFrame]:
+        """The nuggets of each of ``topics``."""
+        rows_of = responses[responses["qid"].isin(topics)]
+        passages = [p for context in rows_of["context"] if context for p in context]
+        texts = [*rows_of["query"], *rows_of["response"], *passages]
+        parts = statements(self.analyzer, texts, verbose=verbose)
+        iterator = pt.tqdm(topics, desc="NuggetExtractor", unit="topic") if verbose else topics
+        return {qid: self.topic_nuggets(qid, rows_of[rows_of["qid"] == qid], parts) for qid in iterator}
 
     def topic_nuggets(
         self, qid: str, rows: pd.DataFrame, parts: dict[str, list[tuple[str, str, frozenset[str]]]]

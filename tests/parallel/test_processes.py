@@ -50,6 +50,13 @@ def test_the_run_judge_gives_the_serial_scores_in_worker_processes(responses: pd
     pd.testing.assert_frame_equal(split, serial, check_exact=True)
 
 
+def test_the_extractor_gives_the_serial_nuggets_in_worker_processes(responses: pd.DataFrame):
+    serial = rag.nuggets.NuggetExtractor(min_support=1, processes=1)(responses)
+    split = rag.nuggets.NuggetExtractor(min_support=1, processes=2)(responses)
+    assert len(serial) > 0
+    pd.testing.assert_frame_equal(split, serial, check_exact=True)
+
+
 def test_an_error_in_a_worker_reaches_the_caller():
     def work(topics, verbose):
         if "b" in topics:
