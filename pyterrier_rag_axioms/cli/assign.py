@@ -21,6 +21,7 @@ import pandas as pd
 from pyterrier_rag_axioms.cli._cache_option import add_cache_option, use_cache_option
 from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
 from pyterrier_rag_axioms.cli._printing import print_note
+from pyterrier_rag_axioms.cli._processes_option import add_processes_option
 from pyterrier_rag_axioms.cli._progress import add_progress_options, resolve_progress
 from pyterrier_rag_axioms.cli.nugget_report import format_comparison, format_run_table
 
@@ -73,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_progress_options(parser)
     add_cache_option(parser)
+    add_processes_option(parser)
     return parser
 
 
@@ -145,7 +147,8 @@ def assign_main(argv: Sequence[str]) -> int:
     use_cache_option(args)
     responses = load_run_files(args.runs, topics=args.topics)
     assigner = NuggetAssigner(
-        nuggets=args.nuggets, model=args.model, sentence_model=args.sentence_model, verbose=args.verbose
+        nuggets=args.nuggets, model=args.model, sentence_model=args.sentence_model, verbose=args.verbose,
+        processes=args.processes,
     )
     assignments = assigner(responses[["qid", "query", "docno", "response"]])
     table = run_scores(assignments)

@@ -19,6 +19,7 @@ import pandas as pd
 from pyterrier_rag_axioms.cli._cache_option import add_cache_option, use_cache_option
 from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
 from pyterrier_rag_axioms.cli._printing import printable
+from pyterrier_rag_axioms.cli._processes_option import add_processes_option
 from pyterrier_rag_axioms.cli._progress import add_progress_options, resolve_progress
 
 #: The command's name in its notes and errors.
@@ -38,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sentence-model", metavar="NAME", help="sentence-transformers model name or path")
     add_progress_options(parser)
     add_cache_option(parser)
+    add_processes_option(parser)
     return parser
 
 
@@ -93,7 +95,8 @@ def nuggetize_main(argv: Sequence[str]) -> int:
     from pyterrier_rag_axioms.nuggets.review import save_nuggets
 
     responses = run_answers(args.runs, args.topics)
-    extractor = NuggetExtractor(max_nuggets=args.max_nuggets, sentence_model=args.sentence_model, verbose=args.verbose)
+    extractor = NuggetExtractor(max_nuggets=args.max_nuggets, sentence_model=args.sentence_model, verbose=args.verbose,
+                                processes=args.processes)
     nuggets = extractor(responses[["qid", "query", "docno", "response"]])
     empty = sorted(set(responses["qid"]) - set(nuggets["qid"]))
     save_nuggets(nuggets, args.output)

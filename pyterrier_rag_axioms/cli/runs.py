@@ -25,6 +25,7 @@ from pyterrier_rag_axioms.cli._cache_option import use_cache_option
 from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
 from pyterrier_rag_axioms.cli._judge_options import add_judge_options, preference_source
 from pyterrier_rag_axioms.cli._printing import print_note, printable
+from pyterrier_rag_axioms.cli._processes_option import add_processes_option
 from pyterrier_rag_axioms.cli._progress import resolve_progress
 from pyterrier_rag_axioms.cli.inputs import read_response_input
 
@@ -73,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="save each run's score per topic (and its nugget score), for paired tests (.jsonl, .tsv or .parquet)",
     )
     parser.add_argument("--topics", metavar="FILE", help="topics file (qid<TAB>query) for run files without 'topic'")
+    add_processes_option(parser)
     add_judge_options(parser, default_model=DEFAULT_RUNS_MODEL)
     return parser
 
@@ -113,6 +115,7 @@ def runs_main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     resolve_progress(args)
 
+    from pyterrier_rag_axioms.declaration import replaced
     from pyterrier_rag_axioms.evaluation import mean_run_scores, mean_win_rates, run_correlation, win_rates
     from pyterrier_rag_axioms.evaluation.bootstrap import check_confidence
     from pyterrier_rag_axioms.evaluation.comparison import few_topics_warning
@@ -133,6 +136,8 @@ def runs_main(argv: Sequence[str]) -> int:
             check_output_path(path, inputs=[*args.input, args.nuggets, args.model, args.topics])
     use_cache_option(args)
     judge = preference_source(args, default_model=DEFAULT_RUNS_MODEL)
+    if isinstance(judge, PreferenceModel) and args.processes:
+        judge = replaced(judge, processes=args.processes)
     pointwise = isinstance(judge, PreferenceModel) and args.ranking != "pairwise"
     if args.ranking == "pointwise" and not pointwise:
         raise CommandLineError("--ranking pointwise needs a model's per-response scores: give --model, not --axioms")

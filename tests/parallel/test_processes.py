@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -17,6 +18,7 @@ from pyterrier_rag_axioms.parallel import processes
 from pyterrier_rag_axioms.parallel.processes import map_topics, topic_groups, worker_count
 from pyterrier_rag_axioms.tools import threads
 
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
 
 
@@ -132,3 +134,19 @@ def test_ctrl_c_stops_the_workers_and_reaches_the_caller(tmp_path):
     for pid in workers:  # the workers are gone
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+def test_the_commands_take_processes_and_print_the_same_tables():
+    def runs(*options: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "pyterrier_rag_axioms", "runs", "--quiet", *options],
+                              cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=600,
+                              env={**os.environ, "HF_HUB_OFFLINE": "1"})
+
+    default, alone = runs(), runs("--processes", "1")
+    assert default.returncode == alone.returncode == 0, default.stderr + alone.stderr
+    assert default.stdout == alone.stdout and "Kendall's tau" in default.stdout  # the shipped TREC sample
+    wrong = runs("--processes", "0")
+    assert wrong.returncode == 2 and wrong.stdout == ""
+    assert wrong.stderr.strip().splitlines() == [
+        "rag-axioms runs: error: argument --processes: must be a whole number >= 1, not '0' "
+        "(see rag-axioms runs --help)"]
