@@ -37,11 +37,11 @@ FULL_TOPICS, FULL_RUNS = 301, 45
 #: The stages, in order: what each runs on the track's responses and nuggets. "before" is the
 #: path of the previous release: the judge on float32 embeddings, each stage in one process.
 STAGES: dict[str, str] = {
-    "run judge (before: float32, one process)":
+    "run judge (before: float32 in one process)":
         "PreferenceModel.default('nuggets', encoder='onnx', processes=1).scores(responses)",
     "run judge": "PreferenceModel.default('nuggets').scores(responses)",
     "extractor": "NuggetExtractor()(responses)",
-    "assigner (before: one process)": "NuggetAssigner(nuggets=nuggets, processes=1)(responses)",
+    "assigner (before: in one process)": "NuggetAssigner(nuggets=nuggets, processes=1)(responses)",
     "assigner": "NuggetAssigner(nuggets=nuggets)(responses)",
 }
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")

@@ -1,5 +1,4 @@
-"""``.parallel(N)`` that splits a frame by query, whatever its columns (pyterrier-alpha's workers, in ``workers``),
-and worker processes of whole topics on this machine's cores (``processes``).
+"""``.parallel(N)`` by query, whatever the frame's columns (``workers``); processes of whole topics (``processes``).
 Not here: anything that judges or ranks."""
 
 from __future__ import annotations

@@ -131,13 +131,10 @@ class PreferenceModel(Axiom):
     #: Abstain (``0.0``) where the probability lies within this distance of 1/2, in [0, 0.5)
     #: (default 0: decide except for exact ties).
     min_confidence: float = parameter(0.0, role=DECISION, resolve=_min_confidence)
-    #: How the feature axioms that use the default sentence encoder encode: ``"torch"`` (default:
-    #: sentence-transformers, in batches), ``"onnx"``, ``"onnx-int8"`` or ``"onnx-int8-per-channel"``
-    #: (onnxruntime, each text alone; the run judge uses "onnx-int8-per-channel", docs/speed.md).
-    #: See :meth:`computed_axioms`.
+    #: How the features that use the default sentence encoder encode: ``"torch"`` (in batches) or an
+    #: ONNX backend, each text alone (the run judge: "onnx-int8-per-channel"); see :meth:`computed_axioms`.
     encoder: str = parameter("torch", choices=ENCODERS)
-    #: Worker processes of :meth:`scores`, each on whole topics (default: the cores this process may
-    #: use, at most 4; ``1``: this process alone); the same scores (:mod:`~pyterrier_rag_axioms.parallel.processes`).
+    #: Worker processes of :meth:`scores`, each on whole topics, with the same scores (default: the cores, at most 4).
     processes: int | None = parameter(None, role=PRESENTATION, hidden=True, resolve=resolve_processes)
 
     def __iter__(self):
