@@ -11,7 +11,11 @@ worker processes') and peak resident memory (of the largest process); the previo
 of the judge and the assigner (float32 embeddings for the judge, one process each) runs beside
 the current one. The process's wall time is scaled linearly to a full track (301 topics x 45 runs).
 
-Usage: ``make bench-track`` or ``.venv/bin/python benchmarks/bench_track.py [--topics N] [--runs N]``.
+Topics beyond the development ones reuse their sentences, so the words and clauses of the
+synthetic topics repeat across topics, and a process that encodes several of them encodes those
+once; ``--development`` times the development answers themselves instead (real, distinct topics).
+
+Usage: ``make bench-track`` or ``.venv/bin/python benchmarks/bench_track.py [--topics N] [--runs N] [--development]``.
 """
 
 from __future__ import annotations
@@ -104,6 +108,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--topics", type=int, default=FULL_TOPICS, help=f"topics (default {FULL_TOPICS})")
     parser.add_argument("--runs", type=int, default=FULL_RUNS, help=f"runs per topic (default {FULL_RUNS})")
+    parser.add_argument("--development", action="store_true",
+                        help="the development answers themselves (real, distinct topics) instead of a synthetic track")
     parser.add_argument("--stages", default=",".join(STAGES), help="comma-separated stages (default: all)")
     parser.add_argument("--stage", help=argparse.SUPPRESS)
     parser.add_argument("--track", help=argparse.SUPPRESS)
@@ -119,11 +125,20 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"bench_track: unknown stage {unknown[0]!r}; known: {', '.join(STAGES)}")
     import pandas as pd
 
-    responses, nuggets = build_track(args.topics, args.runs)
+    if args.development:
+        from pyterrier_rag_axioms.judgments import load_nugget_assignments
+        from pyterrier_rag_axioms.nuggets import load_nuggets
+
+        responses = load_nugget_assignments(ASSIGNMENTS)[["qid", "query", "docno", "response"]]
+        nuggets = load_nuggets(ASSIGNMENTS)
+        described = f"the development answers: {responses['qid'].nunique()} topics"
+    else:
+        responses, nuggets = build_track(args.topics, args.runs)
+        described = f"synthetic track: {args.topics} topics x {args.runs} runs"
     answers = len(responses)
     scale = FULL_TOPICS * FULL_RUNS / answers
-    print(f"synthetic track: {args.topics} topics x {args.runs} runs = {answers} answers, "
-          f"{len(nuggets)} nuggets, {os.cpu_count()} CPU cores; each stage cold in a fresh process")
+    print(f"{described} = {answers} answers, {len(nuggets)} nuggets, {os.cpu_count()} CPU cores; "
+          "each stage cold in a fresh process")
     print(f"{'stage':42s} {'process wall s':>14s} {'stage wall s':>12s} {'CPU s':>7s} {'peak MiB':>9s} {'rows':>7s} "
           f"{'full track (process wall, min)':>31s}")
     with tempfile.TemporaryDirectory() as directory:
