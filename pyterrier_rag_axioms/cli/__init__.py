@@ -31,6 +31,18 @@ SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
 INTERRUPTED_STATUS = 130
 
 
+def _caused_by_interrupt(error: BaseException) -> bool:
+    """Whether a ``KeyboardInterrupt`` is behind ``error`` (its cause or context, at any depth)."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``rag-axioms``: the exit status (2 for bad input or arguments, with one line on stderr)."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -52,6 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 0
     except Exception as error:
+        if _caused_by_interrupt(error):  # Ctrl-C while a module loaded (e.g. onnxruntime): an ImportError
+            print(f"{command}: interrupted", file=sys.stderr)
+            return INTERRUPTED_STATUS
         if not is_input_error(error):
             raise
         print(f"{command}: error: {error_line(error)}", file=sys.stderr)

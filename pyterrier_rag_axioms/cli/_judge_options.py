@@ -137,8 +137,14 @@ def add_axiom_tool_options(parser: argparse.ArgumentParser, *, languagetool_note
         help="URL of a LanguageTool server for CLAR1 (default: $RAG_AXIOMS_LANGUAGETOOL_URL or "
         f"http://127.0.0.1:8081{languagetool_note})",
     )
+    from pyterrier_rag_axioms.axioms.coverage.aspects import AspectAxiom
+    from pyterrier_rag_axioms.declaration import declared_parameter
+
+    readers = ", ".join(sorted(name for name, cls in registry.AXIOMS.items() if issubclass(cls, AspectAxiom)))
     parser.add_argument(
-        "--aspects", default="noun_chunks", choices=ASPECT_NAMES
+        "--aspects", default=declared_parameter(AspectAxiom, "aspects").default, choices=ASPECT_NAMES,
+        help=f"what the aspect axioms ({readers}) count as a response's aspects: spaCy's noun chunks without "
+        "pronouns (default: %(default)s), with pronouns, or named entities",
     )
     add_progress_options(parser)
     add_model_option(parser)

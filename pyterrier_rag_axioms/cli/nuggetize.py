@@ -35,7 +35,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("runs", nargs="+", metavar="RUN", help="TREC 2024 RAG run file(s) (JSON lines, gzip or not)")
     parser.add_argument("--output", metavar="FILE", required=True, help="the nugget file to write (JSON lines)")
     parser.add_argument("--topics", metavar="FILE", help="topics file (qid<TAB>query) for lines without 'topic'")
-    parser.add_argument("--max-nuggets", metavar="N", type=int, default=20, help="most nuggets per topic (default 20)")
+    from pyterrier_rag_axioms.declaration import declared_parameter
+    from pyterrier_rag_axioms.nuggets import NuggetExtractor
+
+    most = declared_parameter(NuggetExtractor, "max_nuggets").default
+    parser.add_argument("--max-nuggets", metavar="N", type=int, default=most,
+                        help="most nuggets per topic (default: %(default)s)")
     parser.add_argument("--sentence-model", metavar="NAME", help="sentence-transformers model name or path")
     add_progress_options(parser)
     add_cache_option(parser)

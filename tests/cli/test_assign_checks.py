@@ -288,7 +288,7 @@ def test_ctrl_c_prints_one_line_and_exits_130(inputs, tmp_path):
         try:
             # the encoder's library: spaCy has parsed and the embedding is about to start (a Ctrl-C
             # during the import of spaCy's Cython modules makes CPython end by SIGINT after the
-            # handler ran, and one during onnxruntime's import ends in its ImportError)
+            # handler ran)
             if "onnxruntime" in open(maps).read():
                 time.sleep(1.0)  # onnxruntime's import done: the answers are being embedded
                 break

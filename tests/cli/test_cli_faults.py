@@ -55,3 +55,23 @@ def test_cli_tables_escape_terminal_control_sequences(tmp_path):
         assert completed.returncode == 0, completed.stderr
         assert "\x1b" not in completed.stdout and "\x9b" not in completed.stdout and "\x07" not in completed.stdout
         assert "\\x1b" in completed.stdout
+
+
+def test_an_import_that_ctrl_c_broke_ends_as_an_interrupt(monkeypatch, capsys):
+    from pyterrier_rag_axioms import cli
+
+    def broken_import(argv):
+        raise ImportError("DLL load failed while importing onnxruntime_pybind11_state")
+
+    def interrupted_import(argv):
+        try:
+            raise KeyboardInterrupt  # Ctrl-C while a compiled module initialises
+        except KeyboardInterrupt:
+            raise ImportError("DLL load failed while importing onnxruntime_pybind11_state")  # noqa: B904 (as it is raised)
+
+    monkeypatch.setitem(cli.SUBCOMMANDS, "runs", interrupted_import)
+    assert cli.main(["runs"]) == cli.INTERRUPTED_STATUS
+    assert capsys.readouterr().err.splitlines() == ["rag-axioms runs: interrupted"]
+    monkeypatch.setitem(cli.SUBCOMMANDS, "runs", broken_import)  # no interrupt behind it: the error itself
+    with pytest.raises(ImportError, match="DLL load failed"):
+        cli.main(["runs"])
