@@ -136,11 +136,14 @@ def runs_main(argv: Sequence[str]) -> int:
             check_output_path(path, inputs=[*args.input, args.nuggets, args.model, args.topics])
     use_cache_option(args)
     judge = preference_source(args, default_model=DEFAULT_RUNS_MODEL)
-    if isinstance(judge, PreferenceModel) and args.processes:
-        judge = replaced(judge, processes=args.processes)
     pointwise = isinstance(judge, PreferenceModel) and args.ranking != "pairwise"
     if args.ranking == "pointwise" and not pointwise:
         raise CommandLineError("--ranking pointwise needs a model's per-response scores: give --model, not --axioms")
+    if args.processes and not pointwise:
+        raise CommandLineError("--processes splits the topics of a model's per-response scores (--ranking pointwise, "
+                               "a model's default); the pairwise ranking runs in this process: leave --processes out")
+    if args.processes:
+        judge = replaced(judge, processes=args.processes)
 
     assignments = load_nugget_assignments(args.nuggets) if args.nuggets else None
     source = ", ".join(args.input) if len(args.input) <= 2 else f"{len(args.input)} files"

@@ -35,7 +35,7 @@ from pyterrier_rag_axioms.nuggets._features import FEATURES, PairEvidence, topic
 from pyterrier_rag_axioms.nuggets.files import load_nuggets
 from pyterrier_rag_axioms.nuggets.model import NuggetModel, fit_nugget_model, resolve_nugget_model
 from pyterrier_rag_axioms.parallel import QueryParallel
-from pyterrier_rag_axioms.parallel.processes import map_topics, resolve_processes
+from pyterrier_rag_axioms.parallel.processes import map_topics, resolve_processes, response_characters
 from pyterrier_rag_axioms.tools.embeddings.similarity import (
     SentenceSimilarity,
     batch_independent_similarity,
@@ -205,10 +205,9 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         keys, evidence = [], []
         topics = list(dict.fromkeys(responses["qid"]))
         by_qid = dict(list(self.nugget_frame.groupby("qid", sort=False)))
-        work = responses.groupby("qid", sort=False)["response"].apply(lambda texts: sum(map(len, set(texts))))
         pairs_of: dict[tuple[str, str], list[PairEvidence]] = {}
         for found in map_topics(
-            functools.partial(self._topic_pairs, responses), topics, weights=[work[qid] for qid in topics],
+            functools.partial(self._topic_pairs, responses), topics, weights=response_characters(responses, topics),
             processes=self.processes, prepare=lambda: self.text_analyzer.nlp, verbose=self.verbose,
             desc="NuggetAssigner",
         ):

@@ -48,7 +48,7 @@ from pyterrier_rag_axioms.declaration import (
 from pyterrier_rag_axioms.frames import response_frame
 from pyterrier_rag_axioms.nuggets.candidates import Candidate, candidates_of, statements
 from pyterrier_rag_axioms.parallel import QueryParallel
-from pyterrier_rag_axioms.parallel.processes import map_topics, resolve_processes
+from pyterrier_rag_axioms.parallel.processes import map_topics, resolve_processes, response_characters
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, resolve_sentence_similarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 
@@ -162,10 +162,9 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
                 + (f" (and {len(single) - 1} more topics)" if len(single) > 1 else "")
                 + "; nuggets are what several answers state, so give each topic at least two answers"
             )
-        work = responses.groupby("qid")["response"].apply(lambda texts: sum(map(len, texts)))
         nuggets_of: dict[str, pd.DataFrame] = {}
         for found in map_topics(
-            functools.partial(self._topics_nuggets, responses), topics, weights=[work[qid] for qid in topics],
+            functools.partial(self._topics_nuggets, responses), topics, weights=response_characters(responses, topics),
             processes=self.processes, prepare=self._load_models, verbose=self.verbose, desc="NuggetExtractor",
         ):
             nuggets_of.update(found)

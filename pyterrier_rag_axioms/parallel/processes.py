@@ -1,17 +1,18 @@
 """Whole topics on this machine's cores: worker processes forked from the caller, with the serial result.
 
-The nugget assigner and the run judge give each topic a result that depends on that topic alone
-(its query, its responses, its nuggets), and nearly all their time is model work per topic: spaCy's
+The nugget assigner, the nugget extractor and the run judge give each topic a result that depends on
+that topic alone (its query, its responses, its nuggets), and nearly all their time is model work per topic: spaCy's
 parse, which runs on one core, and the encoder. :func:`map_topics` cuts the topics into groups of
 whole topics, balanced by an estimate of their work, and works on the groups in worker processes
 forked from the caller (Linux), each on one core, so that every core parses and encodes all the
 time. The workers inherit what the caller has loaded (the spaCy model, the frames); each returns
 its groups' results, which the caller puts together in the serial order. The result is the serial
-one: every value depends only on its topic (tested for the assigner and the judge).
+one: every value depends only on its topic (tested for the three).
 
-- How many: the ``processes`` parameter of :class:`~pyterrier_rag_axioms.nuggets.NuggetAssigner`
-  and :class:`~pyterrier_rag_axioms.PreferenceModel`; by default the cores this process may use,
-  at most :data:`MAX_PROCESSES`. ``processes=1`` works in the caller's process.
+- How many: the ``processes`` parameter of :class:`~pyterrier_rag_axioms.nuggets.NuggetAssigner`,
+  :class:`~pyterrier_rag_axioms.nuggets.NuggetExtractor` and :class:`~pyterrier_rag_axioms.PreferenceModel`
+  (its :meth:`~pyterrier_rag_axioms.PreferenceModel.scores`); by default the cores this process may
+  use, at most :data:`MAX_PROCESSES`. ``processes=1`` works in the caller's process.
 - Serial anyway: one topic, a platform without ``fork`` (macOS and Windows, where forking a process
   with loaded models is unsafe), or inside a worker (of this module, of ``.parallel``, of Ray).
 - Ctrl-C stops the workers and reaches the caller as ``KeyboardInterrupt`` (the workers ignore it
@@ -27,9 +28,12 @@ import signal
 import sys
 import warnings
 from collections.abc import Callable, Hashable, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from pyterrier_rag_axioms.tools import threads
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 R = TypeVar("R")
 
@@ -66,6 +70,12 @@ def worker_count(processes: int | None, topics: int) -> int:
     wanted = min(threads.usable_cores(), MAX_PROCESSES) if processes is None else processes
     count = min(wanted, topics)
     return count if count > 1 else 0
+
+
+def response_characters(responses: pd.DataFrame, topics: Sequence[Hashable]) -> list[int]:
+    """The characters of each topic's distinct responses: an estimate of the topic's work."""
+    characters = responses.groupby("qid", sort=False)["response"].agg(lambda texts: sum(map(len, set(texts))))
+    return [int(characters.get(topic, 0)) for topic in topics]
 
 
 def topic_groups(topics: Sequence[Hashable], weights: Sequence[float], groups: int) -> list[list[Hashable]]:

@@ -24,7 +24,7 @@ from pyterrier_rag_axioms.frames import (
     response_frame,
     restore_names,
 )
-from pyterrier_rag_axioms.parallel.processes import map_topics
+from pyterrier_rag_axioms.parallel.processes import map_topics, response_characters
 from pyterrier_rag_axioms.preference.features import _transformed
 from pyterrier_rag_axioms.tools.cache import flush_caches
 
@@ -87,10 +87,9 @@ def response_scores(model: PreferenceModel, inp: pd.DataFrame) -> pd.DataFrame:
     else:
         responses = response_frame(inp, model)
         topics = list(dict.fromkeys(responses["qid"]))
-        work = responses.groupby("qid", sort=False)["response"].apply(lambda texts: sum(map(len, texts)))
         scores = np.zeros(len(responses))
         for positions, part in map_topics(
-            functools.partial(_topic_scores, model, responses), topics, weights=[work[qid] for qid in topics],
+            functools.partial(_topic_scores, model, responses), topics, weights=response_characters(responses, topics),
             processes=model.processes, prepare=lambda: _load_analyzers(model), verbose=model.verbose, desc=model.name,
         ):
             scores[positions] = part

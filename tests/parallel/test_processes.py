@@ -145,6 +145,8 @@ def test_the_commands_take_processes_and_print_the_same_tables():
     default, alone = runs(), runs("--processes", "1")
     assert default.returncode == alone.returncode == 0, default.stderr + alone.stderr
     assert default.stdout == alone.stdout and "Kendall's tau" in default.stdout  # the shipped TREC sample
+    pairwise = runs("--processes", "2", "--ranking", "pairwise")
+    assert pairwise.returncode == 2 and pairwise.stderr.startswith("rag-axioms runs: error: --processes splits")
     wrong = runs("--processes", "0")
     assert wrong.returncode == 2 and wrong.stdout == ""
     assert wrong.stderr.strip().splitlines() == [
