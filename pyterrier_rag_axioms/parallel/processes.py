@@ -22,7 +22,6 @@ one: every value depends only on its topic (tested for the three).
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import signal
 import sys
@@ -95,6 +94,9 @@ def topic_groups(topics: Sequence[Hashable], weights: Sequence[float], groups: i
 
 def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it stops the workers
+    # the caller stops workers with SIGTERM; a handler inherited from it (a JVM's, Terrier's) has no
+    # thread in this process to act on it, and the worker would never end
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     threads.become_worker()
     threads.one_torch_thread_for_good()  # the caller's OpenMP threads did not survive the fork
 
@@ -144,17 +146,17 @@ def map_topics(
     groups = topic_groups(topics, weights, workers * GROUPS_PER_PROCESS)
     _work = work
     results = []
+    with warnings.catch_warnings():  # numpy's BLAS threads wait idle: forking is safe here
+        warnings.filterwarnings("ignore", message=".*fork.*", category=DeprecationWarning)
+        pool = multiprocessing.get_context("fork").Pool(workers, initializer=_start_worker)
     try:
-        with contextlib.ExitStack() as stack:
-            with warnings.catch_warnings():  # numpy's BLAS threads wait idle: forking is safe here
-                warnings.filterwarnings("ignore", message=".*fork.*", category=DeprecationWarning)
-                pool = stack.enter_context(
-                    multiprocessing.get_context("fork").Pool(workers, initializer=_start_worker)
-                )
-            bar = stack.enter_context(pt.tqdm(total=len(topics), desc=desc, unit="topic", disable=not verbose))
+        with pt.tqdm(total=len(topics), desc=desc, unit="topic", disable=not verbose) as bar:
             for group, result in zip(groups, pool.imap(_run, groups)):
                 results.append(result)
                 bar.update(len(group))
+        pool.close()  # the workers end once the groups are done
+        pool.join()
     finally:
         _work = None
+        pool.terminate()  # after an error or Ctrl-C: stop the workers (nothing to stop after join)
     return results

@@ -152,3 +152,59 @@ def test_the_commands_take_processes_and_print_the_same_tables():
     assert wrong.stderr.strip().splitlines() == [
         "rag-axioms runs: error: argument --processes: must be a whole number >= 1, not '0' "
         "(see rag-axioms runs --help)"]
+
+
+def test_workers_end_where_the_caller_has_its_own_sigterm_handler():
+    # a JVM (Terrier's) catches SIGTERM in the caller; a forked worker has no JVM thread to act on it
+    script = textwrap.dedent("""
+        import signal, time
+        from pyterrier_rag_axioms.parallel.processes import map_topics
+
+        signal.signal(signal.SIGTERM, lambda signum, frame: None)  # a handler that never ends the process
+
+        def work(topics, verbose):
+            if topics == ["a"]:
+                time.sleep(0.5)
+                raise ValueError("topic a is broken")
+            time.sleep(60)  # still at work when the caller stops the workers
+
+        print(map_topics(lambda topics, verbose: topics, ["a", "b"], weights=[1, 1], processes=2), flush=True)
+        try:
+            map_topics(work, ["a", "b"], weights=[2, 1], processes=2)
+        except ValueError as error:
+            print(error, flush=True)
+    """)
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=50)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[['a'], ['b']]", "topic a is broken"]
+    assert time.monotonic() - started < 50  # the busy worker was stopped, not waited for
+
+
+def test_workers_end_in_a_process_that_runs_terrier():
+    script = textwrap.dedent("""
+        import time
+        import pyterrier as pt
+        try:
+            pt.java.init()  # Terrier's JVM: it catches SIGTERM in this process
+        except Exception as error:
+            print("no Java:", error)
+            raise SystemExit(0)
+        from pyterrier_rag_axioms.parallel.processes import map_topics
+
+        def work(topics, verbose):
+            if topics == ["a"]:
+                time.sleep(0.5)
+                raise ValueError("topic a is broken")
+            time.sleep(60)
+
+        try:
+            map_topics(work, ["a", "b"], weights=[2, 1], processes=2)
+        except ValueError as error:
+            print(error, flush=True)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=50, cwd=PROJECT_ROOT)
+    assert done.returncode == 0, done.stderr
+    if done.stdout.startswith("no Java:"):
+        pytest.skip(done.stdout.strip())
+    assert done.stdout.splitlines()[-1] == "topic a is broken"
