@@ -127,6 +127,11 @@ def declared(owner: Any) -> tuple[dataclasses.Field, ...]:
     return tuple(declared for declared in dataclasses.fields(owner) if declared.init)
 
 
+def declares(owner: Any, name: str) -> bool:
+    """Whether an object or class declares the parameter ``name`` (``False`` for one that declares none)."""
+    return dataclasses.is_dataclass(owner) and any(field.name == name for field in declared(owner))
+
+
 def declared_parameter(owner: Any, name: str) -> dataclasses.Field:
     """One declared parameter by name (``KeyError`` naming the declared ones otherwise)."""
     for field in declared(owner):

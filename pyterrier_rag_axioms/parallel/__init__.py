@@ -17,8 +17,8 @@ class QueryParallel:
             raise ImportError(
                 f"{self!r}.parallel needs pyterrier-alpha: pip install \"pyterrier-rag-axioms[parallel]\""
             ) from error
-        from pyterrier_rag_axioms.declaration import declared, replaced
+        from pyterrier_rag_axioms.declaration import declares, replaced
 
-        serial = replaced(self, processes=1) if "processes" in {field.name for field in declared(self)} else self
+        serial = replaced(self, processes=1) if declares(self, "processes") else self
         return QueryParallelTransformer(serial, N, backend)
 

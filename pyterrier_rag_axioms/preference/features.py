@@ -9,7 +9,7 @@ from typing import Literal
 import numpy as np
 
 from pyterrier_rag_axioms.axioms import Axiom, FeatureAxiom
-from pyterrier_rag_axioms.declaration import declared, replaced, same
+from pyterrier_rag_axioms.declaration import declares, replaced, same
 from pyterrier_rag_axioms.registry import AXIOMS
 from pyterrier_rag_axioms.tools.embeddings.similarity import (
     BACKENDS,
@@ -69,7 +69,7 @@ def encoded_with(axioms: Sequence[FeatureAxiom], encoder: str) -> tuple[FeatureA
     computed = []
     for axiom in axioms:
         tool = getattr(axiom, "sentence_similarity", None)
-        if isinstance(tool, SentenceSimilarity) and "sentence_similarity" in {field.name for field in declared(axiom)}:
+        if isinstance(tool, SentenceSimilarity) and declares(axiom, "sentence_similarity"):
             if same(tool, sentence_similarity(tool.model)):
                 axiom = replaced(axiom, sentence_similarity=batch_independent_similarity(tool.model, backend=encoder))
         computed.append(axiom)

@@ -146,6 +146,26 @@ def test_every_exported_transformer_pickles(cls: type):
     assert type(copy) is cls
 
 
+@pytest.mark.parametrize("cls", _transformer_classes(), ids=lambda cls: cls.__name__)
+def test_every_exported_transformer_builds_its_parallel_version(cls: type):
+    pytest.importorskip("pyterrier_alpha")
+    needed = SHARED_FILES.get(cls.__name__)
+    if needed is not None and not needed.is_file():
+        pytest.skip(f"{cls.__name__} reads {needed}, which is absent here")
+    transformer = EXAMPLES[cls.__name__]() if cls.__name__ in EXAMPLES else cls()
+    if not hasattr(transformer, "parallel"):
+        pytest.skip(f"{cls.__name__} is no transformer")
+    parent = parallel(transformer, "joblib").parent
+    assert type(parent) is cls  # the workers' copy; one process each where it declares processes
+    assert getattr(parent, "processes", 1) == 1
+
+
+def test_a_transformer_that_declares_no_parameters_builds_its_parallel_version():
+    pytest.importorskip("pyterrier_alpha")
+    best = rag.BestOfN()  # its own constructor, no declared parameters
+    assert parallel(best, "joblib").parent is best
+
+
 # --- joblib ----------------------------------------------------------------------------------------
 
 
