@@ -1,6 +1,6 @@
 """The ``--processes N`` option of the commands that work topic by topic (``assign``, ``runs``, ``nuggetize``):
 worker processes on this machine's cores, each on whole topics, with the same results
-(:mod:`~pyterrier_rag_axioms.parallel.processes`)."""
+(:mod:`~pyterrier_rag_axioms.processes`)."""
 
 from __future__ import annotations
 

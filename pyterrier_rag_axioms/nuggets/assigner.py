@@ -35,7 +35,7 @@ from pyterrier_rag_axioms.nuggets._features import FEATURES, PairEvidence, topic
 from pyterrier_rag_axioms.nuggets.files import load_nuggets
 from pyterrier_rag_axioms.nuggets.model import NuggetModel, fit_nugget_model, resolve_nugget_model
 from pyterrier_rag_axioms.parallel import QueryParallel
-from pyterrier_rag_axioms.parallel.processes import map_topics, resolve_processes, response_characters
+from pyterrier_rag_axioms.processes import map_topics, resolve_processes, response_characters
 from pyterrier_rag_axioms.tools.embeddings.similarity import (
     SentenceSimilarity,
     batch_independent_similarity,
@@ -135,7 +135,7 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
             verbose: show progress over the topics.
             processes: worker processes forked from this one, each on whole topics, with the same
                 output (default: the cores this process may use, at most 4; ``1``: this process
-                alone); see :mod:`~pyterrier_rag_axioms.parallel.processes`.
+                alone); see :mod:`~pyterrier_rag_axioms.processes`.
         """
         self.nuggets = nuggets
         self.model = model

@@ -48,7 +48,7 @@ from pyterrier_rag_axioms.declaration import (
 from pyterrier_rag_axioms.frames import response_frame
 from pyterrier_rag_axioms.nuggets.candidates import Candidate, candidates_of, statements
 from pyterrier_rag_axioms.parallel import QueryParallel
-from pyterrier_rag_axioms.parallel.processes import map_topics, resolve_processes, response_characters
+from pyterrier_rag_axioms.processes import map_topics, resolve_processes, response_characters
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, resolve_sentence_similarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 

@@ -1,5 +1,5 @@
-"""``.parallel(N)`` by query, whatever the frame's columns (``workers``); processes of whole topics (``processes``).
-Not here: anything that judges or ranks."""
+"""``.parallel(N)`` by query, whatever the frame's columns (``workers``). Not here: worker processes of
+whole topics on this machine's cores (:mod:`~pyterrier_rag_axioms.processes`), anything that judges or ranks."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ import pyterrier as pt
 from pyterrier_rag_axioms.axioms import Axiom, FeatureAxiom
 from pyterrier_rag_axioms.declaration import DECISION, PRESENTATION, REQUIRED, parameter, parameters, replaced
 from pyterrier_rag_axioms.frames import ResponseTable, is_preference_frame, preference_frame
-from pyterrier_rag_axioms.parallel.processes import resolve_processes
+from pyterrier_rag_axioms.processes import resolve_processes
 from pyterrier_rag_axioms.preference.features import (
     ENCODERS,
     TRANSFORMS,

@@ -24,7 +24,7 @@ from pyterrier_rag_axioms.frames import (
     response_frame,
     restore_names,
 )
-from pyterrier_rag_axioms.parallel.processes import map_topics, response_characters
+from pyterrier_rag_axioms.processes import map_topics, response_characters
 from pyterrier_rag_axioms.preference.features import _transformed
 from pyterrier_rag_axioms.tools.cache import flush_caches
 
@@ -76,7 +76,7 @@ def response_scores(model: PreferenceModel, inp: pd.DataFrame) -> pd.DataFrame:
     are computed. A value that cannot be computed (NaN) counts as the mean of the query's other
     values of that feature, so it neither helps nor hurts (a pair's NaN difference counts 0).
     A response frame's topics are scored in worker processes, whole topics each, where there are
-    cores for them (``model.processes``, :mod:`~pyterrier_rag_axioms.parallel.processes`): a
+    cores for them (``model.processes``, :mod:`~pyterrier_rag_axioms.processes`): a
     score depends only on its topic's responses, so the scores are the serial ones.
     """
     model.fitted_coefficients()  # a model without weights says so before any work

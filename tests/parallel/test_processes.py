@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 import pyterrier_rag_axioms as rag
-from pyterrier_rag_axioms.parallel import processes
-from pyterrier_rag_axioms.parallel.processes import map_topics, topic_groups, worker_count
+from pyterrier_rag_axioms import processes
+from pyterrier_rag_axioms.processes import map_topics, topic_groups, worker_count
 from pyterrier_rag_axioms.tools import threads
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -112,7 +112,7 @@ def test_parallel_workers_work_serially(responses: pd.DataFrame):
 def test_ctrl_c_stops_the_workers_and_reaches_the_caller(tmp_path):
     script = textwrap.dedent("""
         import os, sys, time
-        from pyterrier_rag_axioms.parallel.processes import map_topics
+        from pyterrier_rag_axioms.processes import map_topics
 
         def work(topics, verbose):
             print(os.getpid(), flush=True)
@@ -158,7 +158,7 @@ def test_workers_end_where_the_caller_has_its_own_sigterm_handler():
     # a JVM (Terrier's) catches SIGTERM in the caller; a forked worker has no JVM thread to act on it
     script = textwrap.dedent("""
         import signal, time
-        from pyterrier_rag_axioms.parallel.processes import map_topics
+        from pyterrier_rag_axioms.processes import map_topics
 
         signal.signal(signal.SIGTERM, lambda signum, frame: None)  # a handler that never ends the process
 
@@ -190,7 +190,7 @@ def test_workers_end_in_a_process_that_runs_terrier():
         except Exception as error:
             print("no Java:", error)
             raise SystemExit(0)
-        from pyterrier_rag_axioms.parallel.processes import map_topics
+        from pyterrier_rag_axioms.processes import map_topics
 
         def work(topics, verbose):
             if topics == ["a"]:

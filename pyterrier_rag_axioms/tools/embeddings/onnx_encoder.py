@@ -214,7 +214,7 @@ class OnnxSentenceEncoder:
     @property
     def workers(self) -> int:
         """How many texts run through the model at the same time (see ``threads``; one in a worker
-        process of split topics, :mod:`~pyterrier_rag_axioms.parallel.processes`)."""
+        process of split topics, :mod:`~pyterrier_rag_axioms.processes`)."""
         if self.threads is not None:
             return self.threads
         return max(1, min(usable_cores(), MAX_THREADS))

@@ -1,0 +1,257 @@
+"""Whole topics on this machine's cores: worker processes forked from the caller, with the serial result.
+
+The nugget assigner, the nugget extractor and the run judge give each topic a result that depends on
+that topic alone (its query, its responses, its nuggets), and nearly all their time is model work per topic: spaCy's
+parse, which runs on one core, and the encoder. :func:`map_topics` cuts the topics into groups of
+whole topics, balanced by an estimate of their work, and works on the groups in worker processes
+forked from the caller (Linux), each on one core, so that every core parses and encodes all the
+time. The workers inherit what the caller has loaded (the spaCy model, the frames) and the work
+itself (through :class:`~concurrent.futures.ProcessPoolExecutor`'s initializer: nothing is shared
+between two calls, which may run in two threads at once); each returns its groups' results, which
+the caller puts together in the serial order. The result is the serial one: every value depends
+only on its topic (tested for the three).
+
+- How many: the ``processes`` parameter of :class:`~pyterrier_rag_axioms.nuggets.NuggetAssigner`,
+  :class:`~pyterrier_rag_axioms.nuggets.NuggetExtractor` and :class:`~pyterrier_rag_axioms.PreferenceModel`
+  (its :meth:`~pyterrier_rag_axioms.PreferenceModel.scores`); by default the cores this process may
+  use, at most :data:`MAX_PROCESSES`. ``processes=1`` works in the caller's process.
+- Serial anyway: one topic, a platform without ``fork`` (macOS and Windows, where forking a process
+  with loaded models is unsafe), or inside a worker (of this module, of ``.parallel``, of Ray).
+- Ctrl-C stops the workers and reaches the caller as ``KeyboardInterrupt`` (the workers ignore it
+  themselves). An error in a worker is raised in the caller.
+- A worker that dies (killed by the out-of-memory killer, say) ends the call at once with
+  :class:`WorkerDiedError`, which names the topics it held.
+- No worker outlives its caller: the kernel kills the workers of a caller that ends, however it
+  ends (SIGTERM, SIGHUP, SIGKILL; Linux's ``PR_SET_PDEATHSIG``).
+- ``.parallel(N)`` (:mod:`~pyterrier_rag_axioms.parallel`) is for more machines; its workers work serially.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import warnings
+from collections.abc import Callable, Hashable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pyterrier_rag_axioms.tools import threads
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+R = TypeVar("R")
+
+#: The most worker processes used by default.
+MAX_PROCESSES = 4
+#: How many groups of topics each worker gets, on average: more groups balance uneven topics better.
+GROUPS_PER_PROCESS = 3
+#: How many topics a :class:`WorkerDiedError` names, at most.
+NAMED_TOPICS = 10
+#: Linux's ``prctl`` option that has the kernel signal a process when its parent ends.
+_PR_SET_PDEATHSIG = 1
+
+
+class WorkerDiedError(RuntimeError):
+    """A worker process of :func:`map_topics` ended abruptly (killed by the out-of-memory killer, say): the
+    call ends without a result, naming the topics the worker held."""
+
+
+def can_fork() -> bool:
+    """Whether this process may fork workers: Linux, and not itself a worker of some pool."""
+    return (
+        sys.platform.startswith("linux")
+        and not threads.in_worker()
+        and not multiprocessing.current_process().daemon
+    )
+
+
+def resolve_processes(owner: object, processes: int | None) -> int | None:
+    """``processes`` checked: ``None`` (the default, see :func:`worker_count`) or a whole number >= 1."""
+    if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int) or processes < 1):
+        raise ValueError(f"{type(owner).__name__}: processes must be a whole number >= 1 or None, not {processes!r}")
+    return processes
+
+
+def worker_count(processes: int | None, topics: int) -> int:
+    """How many worker processes :func:`map_topics` starts: ``processes`` (default: the cores this
+    process may use, at most :data:`MAX_PROCESSES`), at most one per topic; 0 where it works serially."""
+    if not can_fork():
+        return 0
+    wanted = min(threads.usable_cores(), MAX_PROCESSES) if processes is None else processes
+    count = min(wanted, topics)
+    return count if count > 1 else 0
+
+
+def response_characters(responses: pd.DataFrame, topics: Sequence[Hashable]) -> list[int]:
+    """The characters of each topic's distinct responses: an estimate of the topic's work."""
+    characters = responses.groupby("qid", sort=False)["response"].agg(lambda texts: sum(map(len, set(texts))))
+    return [int(characters.get(topic, 0)) for topic in topics]
+
+
+def topic_groups(topics: Sequence[Hashable], weights: Sequence[float], groups: int) -> list[list[Hashable]]:
+    """``topics`` cut into at most ``groups`` runs of neighbouring topics of about equal weight, heaviest first."""
+    total = float(sum(weights)) or 1.0
+    cut: list[list[Hashable]] = [[]]
+    cut_weights = [0.0]
+    for topic, weight in zip(topics, weights):
+        if cut[-1] and cut_weights[-1] + weight / 2 > total / groups and len(cut) < groups:
+            cut.append([])
+            cut_weights.append(0.0)
+        cut[-1].append(topic)
+        cut_weights[-1] += weight
+    order = sorted(range(len(cut)), key=lambda position: -cut_weights[position])
+    return [cut[position] for position in order]
+
+
+class _Forks:
+    """The ``fork`` start method, keeping the worker processes it starts, so that a call stops its own."""
+
+    def __init__(self) -> None:
+        self._context = multiprocessing.get_context("fork")
+        self.processes: list[multiprocessing.process.BaseProcess] = []
+
+    def Process(self, *args: Any, **kwargs: Any) -> multiprocessing.process.BaseProcess:  # noqa: N802 (multiprocessing's)
+        process = self._context.Process(*args, **kwargs)
+        self.processes.append(process)
+        return process
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._context, name)
+
+
+#: What the initializer gave this worker process (the work and where it says which group it holds): set in a
+#: forked worker only, never in the caller, so calls in two threads of the caller do not meet.
+_given: dict[str, Any] = {}
+
+
+def _end_with_parent(parent: int) -> None:
+    """Have the kernel kill this worker when its parent ends, however it ends (Linux's ``PR_SET_PDEATHSIG``)."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # no prctl: the caller's exit stops the workers as before
+        return
+    if os.getppid() != parent:  # the parent ended before prctl took effect
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _start_worker(work: Callable[[list[Hashable], bool], object], held: Any, parent: int) -> None:
+    _end_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it stops the workers
+    # the caller stops workers with SIGTERM; a handler inherited from it (a JVM's, Terrier's, or the
+    # command line's) has no thread in this process to act on it, or is the caller's to act on
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    threads.become_worker()
+    threads.one_torch_thread_for_good()  # the caller's OpenMP threads did not survive the fork
+    _given.update(work=work, held=held)
+
+
+def _run(index: int, group: list[Hashable]) -> object:
+    from pyterrier_rag_axioms.tools.cache import flush_caches
+
+    _given["held"][index] = os.getpid()
+    result = _given["work"](group, False)
+    flush_caches()  # a worker ends without running exit handlers
+    return result
+
+
+def _stop(executor: ProcessPoolExecutor, processes: list[multiprocessing.process.BaseProcess]) -> None:
+    """Stop the workers at once (after an error, Ctrl-C or a dead worker) and wait until they are gone."""
+    for process in processes:
+        if process.exitcode is None:
+            process.terminate()  # SIGTERM, at its default action in a worker
+    executor.shutdown(wait=True)  # the pool sees its workers gone, fails what is left and joins them
+
+
+def _ending(exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        name = signal.Signals(-exitcode).name
+        return f"was killed by {name}" + (" (perhaps for lack of memory)" if name == "SIGKILL" else "")
+    return "ended abruptly" if exitcode is None else f"ended abruptly with status {exitcode}"
+
+
+def _died(
+    processes: list[multiprocessing.process.BaseProcess], held: Any, groups: list[list[Hashable]], futures: list[Future]
+) -> WorkerDiedError:
+    """The error for a worker that died: the topics it held (those of every unfinished group where unknown)."""
+    unfinished = [index for index in range(len(groups))
+                  if index >= len(futures) or not futures[index].done() or futures[index].exception() is not None]
+    # the pool stops the other workers by SIGTERM; a worker that ended otherwise is the dead one
+    dead = {process.pid: process.exitcode for process in processes if process.exitcode not in (0, -signal.SIGTERM)}
+    lost = [index for index in unfinished if held[index] in dead] or unfinished
+    topics = [str(topic) for index in lost for topic in groups[index]]
+    named = ", ".join(topics[:NAMED_TOPICS])
+    if len(topics) > NAMED_TOPICS:
+        named += f" and {len(topics) - NAMED_TOPICS} more"
+    how = _ending(next(iter(dead.values()), None))
+    return WorkerDiedError(
+        f"a worker process {how} while it held topic{'s' if len(topics) > 1 else ''} {named}; no result was kept: "
+        "give it more memory, or use one process (processes=1, --processes 1)"
+    )
+
+
+def map_topics(
+    work: Callable[[list[Hashable], bool], R],
+    topics: Sequence[Hashable],
+    *,
+    weights: Sequence[float],
+    processes: int | None,
+    prepare: Callable[[], object] | None = None,
+    verbose: bool = False,
+    desc: str = "topics",
+) -> list[R]:
+    """``work(group, verbose)`` for groups of whole ``topics``, in worker processes where there are cores for them.
+
+    Args:
+        work: the work on a list of topics, returning their results (picklable); its second
+            argument asks for progress bars (in the caller's process only).
+        topics: the topics, in order.
+        weights: an estimate of each topic's work (e.g. the characters of its responses).
+        processes: the worker processes (see :func:`worker_count`).
+        prepare: loads what the workers should inherit (the spaCy model), before they fork.
+        verbose: progress: ``work``'s own bars when serial, else one bar over the topics done.
+        desc: the progress bar's label.
+
+    Returns:
+        The results of the groups, one per group (one only, of all topics, when serial); the caller
+        merges them, in the serial order of its topics.
+
+    Raises:
+        WorkerDiedError: a worker process died (e.g. for lack of memory); the others are stopped.
+    """
+    workers = worker_count(processes, len(topics))
+    if not workers:
+        return [work(list(topics), verbose)]
+    import pyterrier as pt
+
+    if prepare is not None:
+        prepare()
+    groups = topic_groups(topics, weights, workers * GROUPS_PER_PROCESS)
+    forks = _Forks()
+    held = forks.Array("q", len(groups), lock=False)  # the worker that took each group, by its pid
+    executor = ProcessPoolExecutor(workers, mp_context=forks, initializer=_start_worker,
+                                   initargs=(work, held, os.getpid()))
+    futures: list[Future] = []
+    try:
+        with warnings.catch_warnings():  # numpy's BLAS threads wait idle: forking is safe here
+            warnings.filterwarnings("ignore", message=".*fork.*", category=DeprecationWarning)
+            futures.extend(executor.submit(_run, index, group) for index, group in enumerate(groups))
+        with pt.tqdm(total=len(topics), desc=desc, unit="topic", disable=not verbose) as bar:
+            size = {future: len(group) for future, group in zip(futures, groups)}
+            for future in as_completed(futures):
+                future.result()  # a worker's error, at once
+                bar.update(size[future])
+        executor.shutdown(wait=True)  # the workers end once the groups are done
+        return [future.result() for future in futures]
+    except BrokenProcessPool:
+        _stop(executor, forks.processes)
+        raise _died(forks.processes, held, groups, futures) from None
+    finally:
+        _stop(executor, forks.processes)  # after an error or Ctrl-C (nothing to stop after shutdown)
