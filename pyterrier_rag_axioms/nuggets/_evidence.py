@@ -119,10 +119,19 @@ def is_negated(tokens: list[Token]) -> bool:
     return any(token.dep_ == "neg" or token.lower_ in NEGATIONS for token in tokens)
 
 
-def _clause_head(token: Token, heads: set[int]) -> int:
-    """The index of the nearest clause-heading ancestor of a token (itself, where it heads one)."""
-    while token.i not in heads and token.head.i != token.i:
-        token = token.head
+def _clause_head(token: Token, heads: set[int], sentence: Span) -> int:
+    """The index of the nearest clause-heading ancestor of a token within its sentence (itself, where
+    it heads one); the sentence root's where the path up leaves the sentence or ends at another root.
+
+    A sentence need not be one parse tree: the list marker that opens a line (``2.`` in ``2. Once
+    Safari is open, type ⌘-y``) is left out of it, though the parser may have hung the line's words
+    on it, and a sentence of citation markers alone is joined to the sentence before it, with its
+    own root."""
+    while token.i not in heads:
+        head = token.head
+        if head.i == token.i or not sentence.start <= head.i < sentence.end:
+            return sentence.root.i
+        token = head
     return token.i
 
 
@@ -134,7 +143,7 @@ def sentence_clauses(sentence: Span, is_word) -> list[list[Token]]:
     while True:
         members: dict[int, list[Token]] = {head: [] for head in heads}
         for token in sentence:
-            members[_clause_head(token, heads)].append(token)
+            members[_clause_head(token, heads, sentence)].append(token)
         short = [head for head, tokens in members.items()
                  if head != sentence.root.i and sum(bool(is_word[t.i]) for t in tokens) < MIN_CLAUSE_WORDS]
         if not short:
