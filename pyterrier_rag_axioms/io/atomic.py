@@ -155,16 +155,20 @@ def atomic_write(path: Path, write: Callable[[Path], None], *, compress: bool | 
     ``.gz`` the temporary file is named like the target without ``.gz``, and compressed here
     afterwards (its gzip header names the target without ``.gz`` and holds no time, so the same
     frame gives the same bytes), so every format can be gzipped; ``compress=False`` writes the bytes
-    as they are (a download that is gzip-compressed already). A file that replaces another keeps
-    the other's permissions; a new file gets those a new file gets under the process's umask.
+    as they are (a download that is gzip-compressed already). The permissions are those of
+    :func:`output_mode`: a link is replaced by a plain file, never given its target's mode.
     Where ``write`` fails, or SIGTERM, SIGINT or SIGHUP arrives meanwhile, the temporary file is
     removed and ``path`` keeps what it held.
+
+    Raises:
+        OSError: the file cannot be written (a full disk, a file too large, a read-only folder); the
+            message names ``path``, and ``errno`` is kept.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     compressed = path.suffix.lower() == ".gz" if compress is None else compress
     plain_name = path.name[: -len(path.suffix)] if compressed else path.name
-    mode = stat.S_IMODE(os.stat(path).st_mode) if path.exists() else _new_file_mode()
+    mode = output_mode(path)
     try:
         handle, name = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=f".partial-{plain_name}")
     except OSError as error:
@@ -186,8 +190,8 @@ def atomic_write(path: Path, write: Callable[[Path], None], *, compress: bool | 
         except BaseException as error:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
-            if isinstance(error, OSError) and temporary.name in str(error):
-                raise _naming_target(error, path) from None
+            if isinstance(error, OSError) and (error.filename is None or temporary.name in str(error)):
+                raise _naming_target(error, path) from None  # e.g. ENOSPC or EFBIG while writing: name the file
             raise
 
 
@@ -228,6 +232,24 @@ def remove_stale_partial_files(folder: str | Path, *, older_than: float = STALE_
 def atomic_write_text(path: Path, text: str) -> None:
     """Write a UTF-8 text file atomically (see :func:`atomic_write`)."""
     atomic_write(Path(path), lambda target: Path(target).write_text(text, encoding="utf-8"))
+
+
+#: Permission bits an output never takes over from the file it replaces: setuid, setgid, sticky, world-write.
+_NEVER_KEPT = stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX | stat.S_IWOTH
+
+
+def output_mode(path: str | Path) -> int:
+    """The permissions of an output written to ``path``: a plain file's own, where one is replaced, less setuid,
+    setgid, sticky and world-write; otherwise (a new file, a symbolic link, a device such as ``/dev/full``)
+    those a new file gets under the umask. A link's target never lends its mode: ``ln -s /usr/bin/passwd
+    out.tsv`` gives a plain ``out.tsv`` without setuid."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return _new_file_mode()
+    if not stat.S_ISREG(info.st_mode):
+        return _new_file_mode()
+    return stat.S_IMODE(info.st_mode) & ~_NEVER_KEPT
 
 
 def _new_file_mode() -> int:
