@@ -1,0 +1,194 @@
+"""The string rules of atomic facts: cleaning a statement, and TREC's form of a nugget.
+
+:func:`clean_statement` takes citation markers, Markdown, source notes, opening discourse markers,
+hedges, heading prefixes and debris off a statement; :func:`trec_form_problems` names what keeps a
+nugget from TREC's form. :mod:`~pyterrier_rag_axioms.tools.text.facts` cuts texts with the parse
+and cleans each fact here.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from pyterrier_rag_axioms.tools.text.segmentation import CITATION_PATTERN, MARKER_PATTERN
+
+#: Opening discourse markers, answers to yes/no questions and hedges taken off a statement
+#: (case-insensitive, repeatedly).
+HEDGE_PATTERN = re.compile(
+    r"^(?:(?:however|additionally|furthermore|moreover|also|overall|thus|therefore|hence|finally|lastly|"
+    r"first(?:ly)?|second(?:ly)?|third(?:ly)?|next|then|notably|importantly|specifically|ultimately|"
+    r"generally|typically|essentially|basically|and|but|or|so|yes|no|indeed|absolutely|certainly|of course|"
+    r"in (?:summary|conclusion|addition|general|short|fact|particular|brief)|"
+    r"for (?:example|instance)|as a result|on the other hand|in other words|to summari[sz]e|in essence|"
+    r"according to (?:the |some |several |many |recent )?(?:sources?|studies|research|experts|reports?|passages?|"
+    r"documents?|context)(?: provided)?|based on (?:the )?(?:provided |given )?(?:context|information|"
+    r"passages?|sources?|documents?))"
+    r"\s*[,:]?\s+"
+    r"|(?:it is|it's) (?:(?:also )?(?:important|worth|crucial|essential|interesting|notable) (?:to note|noting|"
+    r"mentioning|to mention|to remember|to understand)|(?:widely |generally |commonly )?(?:believed|known|"
+    r"reported|suggested|thought|estimated)) that\s+"
+    r"|(?:some |many |several |recent |other )?(?:studies|research|researchers|experts|scientists|sources|"
+    r"reports|evidence|data|surveys?) (?:has |have )?(?:suggest(?:s|ed)?|show(?:s|n|ed)?|indicate(?:s|d)?|"
+    r"find|finds|found|say|says|said|believe|claims?|notes?|reveal(?:s|ed)?|demonstrate(?:s|d)?) that\s+)",
+    re.IGNORECASE,
+)
+#: List, heading, quote and emphasis marks.
+LAYOUT_PATTERN = re.compile(r"\*\*|__|`|^#+\s*|^>\s*|^\s*(?:[-*+•]|\d+[.)]|\(\d+\)|[a-z][.)])\s+", re.MULTILINE)
+#: A note of a source in brackets: "(Documents 1, 5)", "[Source: WHO]", "(see passage 2)".
+SOURCE_NOTE = re.compile(
+    r"\b(?:documents?|docs?|sources?|passages?|refs?|references?|citations?|context|contexts|snippets?|"
+    r"results?\s+\d)\b",
+    re.IGNORECASE,
+)
+_BRACKETED = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
+#: A heading prefix: up to six words that open a statement and end in a colon.
+HEADING_PREFIX = re.compile(r"^\W*[A-Za-z0-9][\w'’&/-]*(?:\s+[\w'’&/()-]+){0,5}\s*:\s+(?=\S)")
+#: Words that may not end a statement (a clause cut before its conjoined part).
+TRAILING_WORDS = re.compile(
+    r"(?:[\s,;:–—-]+(?:and|or|but|while|whereas|which|that|as|so|because|such as|including|like))+\s*[.,;:]*$",
+    re.IGNORECASE,
+)
+#: Words that cannot open a statement that stands alone.
+DANGLING_STARTS: frozenset[str] = frozenset({"which", "who", "whom", "whose", "whereas", "nor", "while", "etc"})
+#: Verbs that report what another says or found ("Studies suggest that X").
+REPORTING_VERBS: frozenset[str] = frozenset(
+    {
+        "suggest", "show", "indicate", "find", "say", "believe", "claim", "note", "report", "state", "reveal",
+        "demonstrate", "argue", "estimate", "mention", "explain", "emphasize", "emphasise", "highlight",
+        "confirm", "conclude", "observe", "propose", "point", "add", "know", "think",
+    }
+)
+#: Content words that carry no fact of their own beside a query's ("a significant effect").
+GENERIC_WORDS: frozenset[str] = frozenset(
+    {
+        "have", "do", "be", "get", "thing", "way", "lot", "various", "several", "many", "much", "significant",
+        "significantly", "important", "certain", "different", "other", "really", "very", "also", "indeed",
+        "effect", "impact", "role", "factor", "aspect", "kind", "type", "number", "example", "yes", "no",
+    }
+)
+_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)*")
+_PAIRS = {"(": ")", "[": "]", "{": "}"}
+
+
+def is_source_note(text: str) -> bool:
+    """Whether the inside of a bracket is a note of a source ("Documents 1, 5", "Source: WHO")."""
+    return bool(SOURCE_NOTE.search(text)) and len(text.split()) <= 8
+
+
+def _balanced(text: str) -> str:
+    """The text without brackets that close nothing or are never closed, and without the quote
+    marks of a kind that is not balanced."""
+    stack: list[int] = []
+    unmatched: set[int] = set()
+    for position, character in enumerate(text):
+        if character in _PAIRS:
+            stack.append(position)
+        elif character in _PAIRS.values():
+            if stack and _PAIRS[text[stack[-1]]] == character:
+                stack.pop()
+            else:
+                unmatched.add(position)
+    unmatched.update(stack)
+    text = "".join(character for position, character in enumerate(text) if position not in unmatched)
+    if text.count('"') % 2:
+        text = text.replace('"', "")
+    if text.count("“") != text.count("”"):
+        text = text.replace("“", "").replace("”", "")
+    return text
+
+
+def plain_statement(text: str) -> str:
+    """A sentence as a person reads it: without citation markers, Markdown and source notes."""
+    text = MARKER_PATTERN.sub(" ", CITATION_PATTERN.sub(" ", text))
+    text = LAYOUT_PATTERN.sub("", text)
+    text = _BRACKETED.sub(lambda m: "" if is_source_note(m.group(1) or m.group(2) or "") else m.group(0), text)
+    return re.sub(r"\s+([.,;:!?])", r"\1", re.sub(r"\s+", " ", text)).strip()
+
+
+def clean_statement(text: str, *, close: bool = True) -> str:
+    """A statement without citation markers, Markdown, source notes, opening hedges and heading
+    prefixes, trailing conjunctions and debris (empty or unbalanced brackets, ``,.``), with an
+    upper-case first letter and, with ``close``, a closing full stop (``""`` where nothing is left)."""
+    text = plain_statement(text)
+    text = re.sub(r"\(\s*\)|\[\s*\]|\{\s*\}", " ", text)
+    text = re.sub(r"\s+", " ", _balanced(text))
+    previous = None
+    while previous != text:
+        previous = text
+        text = text.strip(" \t\n,;:-–—.!?·•*|/")
+        text = HEDGE_PATTERN.sub("", text)
+        if HEADING_PREFIX.match(text) and len(HEADING_PREFIX.sub("", text).split()) >= 3:
+            text = HEADING_PREFIX.sub("", text)
+    text = TRAILING_WORDS.sub("", text).strip(" ,;:-–—")
+    text = re.sub(r"\s+([.,;:!?%)\]])", r"\1", text)
+    text = re.sub(r"([(\[])\s+", r"\1", text)
+    text = re.sub(r"[,;:]+\s*([.!?])", r"\1", text)
+    text = re.sub(r"[,;:]+$", "", text).strip()
+    if not text or not any(character.isalnum() for character in text):
+        return ""
+    if text.split()[0].lower().strip(",") in DANGLING_STARTS:
+        return ""
+    if close and text[-1] not in ".!?":
+        text += "."
+    return text[0].upper() + text[1:]
+
+
+@functools.cache
+def _stop_words() -> frozenset[str]:
+    from pyterrier_rag_axioms.tools.text.spacy_model import import_spacy_without_torch
+
+    import_spacy_without_torch()
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(STOP_WORDS)
+
+
+def _stem(word: str) -> str:
+    """A crude stem for comparing a nugget's words with the query's ("buying" and "buy" agree)."""
+    word = word.lower().replace("’", "'")
+    word = word[:-2] if word.endswith("'s") else word
+    for suffix in ("ing", "ies", "es", "ed", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def content_words(text: str) -> list[str]:
+    """The words of a text that are no stop words, lower-cased."""
+    stop = _stop_words()
+    return [word.lower() for word in _WORD.findall(text) if word.lower() not in stop]
+
+
+def trec_form_problems(nugget: str, query: str | None = None) -> list[str]:
+    """What keeps a nugget from TREC's form (empty: it is in form). A nugget fails where it:
+
+    - ``"debris"``: carries empty brackets, citation marks like ``[1]`` or ``[0, 2]``, a source note
+      in brackets, ``,.``, a leading punctuation mark, or unbalanced brackets or quotes;
+    - ``"heading prefix"``: starts with a heading prefix (``Title Words: ...``);
+    - ``"restates the query"``: has fewer than two content words beyond the query's;
+    - ``"too long"``: runs past 25 words.
+
+    A noun phrase ("Poor treatment of workers") is in form.
+    """
+    problems = []
+    stripped = nugget.strip()
+    unbalanced = _balanced(stripped) != stripped
+    notes = any(is_source_note(m.group(1) or m.group(2) or "") for m in _BRACKETED.finditer(stripped))
+    if (
+        re.search(r"\(\s*\)|\[\s*\]|\{\s*\}|,\s*\.", stripped)
+        or CITATION_PATTERN.search(stripped)
+        or notes
+        or unbalanced
+        or not stripped
+        or not (stripped[0].isalnum() or stripped[0] in "$£€")
+    ):
+        problems.append("debris")
+    if HEADING_PREFIX.match(stripped):
+        problems.append("heading prefix")
+    known = {_stem(word) for word in content_words(query or "")}
+    if len({_stem(word) for word in content_words(stripped)} - known) < 2:
+        problems.append("restates the query")
+    if len(stripped.split()) > 25:
+        problems.append("too long")
+    return problems

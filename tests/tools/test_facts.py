@@ -1,0 +1,119 @@
+"""Atomic facts (real spaCy): each rule of the splitter on hand-made texts, spans, determinism, and TREC's form."""
+
+from __future__ import annotations
+
+import pytest
+
+from pyterrier_rag_axioms.tools.text import AtomicFact, atomic_facts, atomic_facts_of, in_trec_form, trec_form_problems
+
+
+def texts(text: str, **kwargs) -> list[str]:
+    return [fact.text for fact in atomic_facts(text, **kwargs)]
+
+
+def test_coordinated_clauses_give_one_fact_each_with_the_shared_subject():
+    assert texts("The Eiffel Tower was completed in 1889 and is 330 metres tall.") == [
+        "The Eiffel Tower was completed in 1889.",
+        "The Eiffel Tower is 330 metres tall.",
+    ]
+
+
+def test_an_enumeration_gives_one_fact_per_item():
+    assert texts("Exercise reduces stress, lowers blood pressure, and strengthens the heart.") == [
+        "Exercise reduces stress.",
+        "Exercise lowers blood pressure.",
+        "Exercise strengthens the heart.",
+    ]
+    assert texts("Baking soda is used for cleaning, deodorizing, and baking.") == [
+        "Baking soda is used for cleaning.",
+        "Baking soda is used for deodorizing.",
+        "Baking soda is used for baking.",
+    ]
+
+
+def test_a_list_item_is_completed_by_its_lead_in():
+    text = "Benefits of exercise include:\n- better sleep\n- lower stress levels\n- Exercise strengthens the heart."
+    assert texts(text) == [
+        "Benefits of exercise include better sleep.",
+        "Benefits of exercise include lower stress levels.",
+        "Exercise strengthens the heart.",
+    ]
+
+
+def test_hedges_attributions_citations_source_notes_and_headings_come_off():
+    assert texts("Studies suggest that regular exercise improves sleep quality [1].") == [
+        "Regular exercise improves sleep quality."
+    ]
+    assert texts("According to experts, sunlight is scattered by air molecules [0, 2].") == [
+        "Sunlight is scattered by air molecules."
+    ]
+    assert texts("Green tea contains catechins (Documents 1, 5).") == ["Green tea contains catechins."]
+    assert texts("## Other Uses\nOther Uses: **Baking soda** softens water.") == ["Baking soda softens water."]
+    assert texts("Some research has shown.") == []
+
+
+def test_a_leading_pronoun_takes_the_subject_before_or_the_fact_is_dropped():
+    text = "The Eiffel Tower stands in Paris. Its iron lattice weighs 7,300 tonnes. It was designed by Eiffel's firm."
+    assert texts(text) == [
+        "The Eiffel Tower stands in Paris.",
+        "The Eiffel Tower's iron lattice weighs 7,300 tonnes.",
+        "The Eiffel Tower was designed by Eiffel's firm.",
+    ]
+    assert texts("It was designed by Eiffel's firm. This made it famous.") == []
+
+
+def test_what_only_restates_the_query_is_dropped():
+    query = "Does mood affect buying things?"
+    assert texts("Yes, your mood does have a significant effect on buying things.", query=query) == []
+    assert texts("Why the daytime sky looks blue.", query="why is the daytime sky blue") == []
+    assert texts("Rayleigh scattering makes the daytime sky blue.", query="why is the daytime sky blue") == [
+        "Rayleigh scattering makes the daytime sky blue."
+    ]
+
+
+def test_clauses_joined_by_a_colon_are_parsed_apart():
+    assert texts("The sky looks blue because of Rayleigh scattering: blue light scatters more than red light.") == [
+        "The sky looks blue because of Rayleigh scattering.",
+        "Blue light scatters more than red light.",
+    ]
+
+
+def test_spans_point_into_the_text_and_the_batch_agrees_with_single_texts():
+    text = "Intro words here. Studies suggest that regular exercise improves sleep quality [1]."
+    facts = atomic_facts(text)
+    fact = facts[-1]
+    assert isinstance(fact, AtomicFact)
+    assert text[fact.start : fact.end] == "regular exercise improves sleep quality"
+    assert fact.sentence == "Studies suggest that regular exercise improves sleep quality."
+    other = "Green tea contains catechins and it tastes bitter."
+    assert atomic_facts_of([text, other, text]) == [facts, atomic_facts(other), facts]
+    assert atomic_facts_of([]) == []
+    assert atomic_facts("  ") == []
+
+
+def test_a_text_that_is_no_string_is_refused():
+    with pytest.raises(TypeError, match="text 1 is a int"):
+        atomic_facts_of(["fine", 3])
+
+
+@pytest.mark.parametrize(
+    ("nugget", "problems"),
+    [
+        ("Poor treatment of workers", []),
+        ("Rayleigh scattering makes the sky blue.", []),
+        ("Green tea contains catechins [1].", ["debris"]),
+        ("Green tea contains catechins [0, 2].", ["debris"]),
+        ("Green tea contains catechins ( ).", ["debris"]),
+        ("Green tea contains catechins (Documents 1, 5).", ["debris"]),
+        ("Green tea contains catechins,.", ["debris"]),
+        ("- Green tea contains catechins.", ["debris"]),
+        ("Green tea contains (catechins.", ["debris"]),
+        ('Green tea is "healthy.', ["debris"]),
+        ("Other Uses: green tea contains catechins.", ["heading prefix"]),
+        ("The sky is blue.", ["restates the query"]),
+        (" ".join(f"word{number}" for number in range(26)), ["too long"]),
+    ],
+)
+def test_trec_form(nugget, problems):
+    assert trec_form_problems(nugget, "why is the sky blue") == problems
+    assert in_trec_form(nugget, "why is the sky blue") == (not problems)
