@@ -7,8 +7,11 @@ This is the shape of the TREC 2024 RAG assignment files, which
     {"qid": ..., "query": ..., "run_id": ..., "answer_text": ..., "response_length": ...,
      "nuggets": [{"text": ..., "importance": "vital"|"okay", "assignment": "support"|..., ...}]}
 
-Fields of the assigner beyond nuggetizer's (``nugget_id``, ``confidence``, ``spans``) follow in
-each nugget; readers of the format ignore them.
+Fields of the assigner beyond nuggetizer's (``nugget_id``, ``confidence``, ``spans``, ``counted``)
+follow in each nugget; nuggetizer ignores them. ``counted`` is false for a nugget drawn from the
+answer's own words (no self-credit), where the nuggets carry ``drawn_from``:
+:func:`~pyterrier_rag_axioms.judgments.load_nugget_assignments` keeps it, so rescoring the file
+gives the scores ``rag-axioms assign`` printed.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import pyterrier as pt
 from pyterrier_rag_axioms.io import atomic_write_text
 
 #: Per-nugget fields written after nuggetizer's ``text``, ``importance`` and ``assignment``, where the frame has them.
-EXTRA_NUGGET_FIELDS: tuple[str, ...] = ("nugget_id", "confidence", "spans")
+EXTRA_NUGGET_FIELDS: tuple[str, ...] = ("nugget_id", "confidence", "spans", "counted")
 
 
 def _plain(value: Any) -> Any:
@@ -43,8 +46,8 @@ def assign_records(assignments: pd.DataFrame, responses: pd.DataFrame) -> list[d
     Args:
         assignments: one row per (answer, nugget), as
             :class:`~pyterrier_rag_axioms.nuggets.NuggetAssigner` writes them (``qid``, ``docno``,
-            ``nugget``, ``importance``, ``assignment``; ``nugget_id``, ``confidence``, ``spans``
-            are kept where present).
+            ``nugget``, ``importance``, ``assignment``; ``nugget_id``, ``confidence``, ``spans``,
+            ``counted`` are kept where present).
         responses: the answers (``qid``, ``query``, ``docno`` = run id, ``response``, optionally
             ``response_length``).
 

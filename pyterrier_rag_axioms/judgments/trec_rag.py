@@ -56,7 +56,8 @@ def load_nugget_assignments(path: str | Path) -> pd.DataFrame:
     id), ``response`` (the answer text), ``context`` (``None``: the file has no retrieved
     context), ``response_length`` and ``nuggets`` (a list of dicts with ``text``,
     ``importance`` (``"vital"``/``"okay"``) and ``assignment``
-    (``"support"``/``"partial_support"``/``"not_support"``)).
+    (``"support"``/``"partial_support"``/``"not_support"``), and ``counted`` where the file has it:
+    false for a nugget drawn from that answer's own words, left out of its scores).
 
     Raises:
         ValueError: the file is empty, a line is not JSON, lacks a field, has a value of the wrong
@@ -71,13 +72,16 @@ def load_nugget_assignments(path: str | Path) -> pd.DataFrame:
                 raise line.error(f"nugget {position} must be a JSON object, not {type(nugget).__name__}")
             item = Record(path, line.number, nugget)
             where = f" of nugget {position}"
-            nuggets.append(
-                {
-                    "text": item.text("text"),
-                    "importance": item.choice("importance", NUGGET_IMPORTANCE_WEIGHTS, where),
-                    "assignment": item.choice("assignment", NUGGET_ASSIGNMENT_SCORES, where),
-                }
-            )
+            read = {
+                "text": item.text("text"),
+                "importance": item.choice("importance", NUGGET_IMPORTANCE_WEIGHTS, where),
+                "assignment": item.choice("assignment", NUGGET_ASSIGNMENT_SCORES, where),
+            }
+            if "counted" in nugget:  # no self-credit, as rag-axioms assign writes it (see nugget_score)
+                if not isinstance(nugget["counted"], bool):
+                    raise line.error(f"field 'counted'{where} must be true or false, not {nugget['counted']!r}")
+                read["counted"] = nugget["counted"]
+            nuggets.append(read)
         rows.append(
             {
                 "qid": qid,

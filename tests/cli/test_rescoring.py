@@ -1,0 +1,86 @@
+"""Saved assignments carry what the scores use: ``assign --assignments`` records ``counted`` (no self-credit), and
+rescoring the file (``runs --nuggets``, ``load_nugget_assignments`` with ``nugget_scores``) gives the table that
+``assign`` printed. End to end, on the shipped TREC sample, with the real command line."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from conftest import run_cli, write_records
+
+from pyterrier_rag_axioms.evaluation.comparison import per_topic_nugget_scores, run_nugget_table
+from pyterrier_rag_axioms.judgments import load_nugget_assignments
+from pyterrier_rag_axioms.sample import trec_sample_path, trec_sample_runs
+
+#: The run whose own words the first half of each topic's nuggets are said to be drawn from.
+OWN_WORDS = "ldilab_gpt_4o"
+SCORES = ["all", "vital", "weighted", "all_strict", "vital_strict", "weighted_strict"]
+
+
+@pytest.fixture(scope="module")
+def assigned(tmp_path_factory):
+    """``assign`` on the sample's runs, with its nuggets marked as drawn from one run's words: the printed
+    table, the saved table and the saved assignments."""
+    folder = tmp_path_factory.mktemp("assigned")
+    topics = [json.loads(line) for line in trec_sample_path("nuggets.jsonl").read_text().splitlines()]
+    for topic in topics:
+        for nugget in topic["nuggets"][: len(topic["nuggets"]) // 2]:
+            nugget["drawn_from"] = [OWN_WORDS]
+    nuggets = write_records(folder / "nuggets.jsonl", topics)
+    runs = [str(path) for path in trec_sample_runs()]
+    completed = run_cli("assign", *runs, "--nuggets", str(nuggets), "--assignments", "assigned.jsonl",
+                        "--output", "table.tsv", "--quiet", cwd=folder)
+    assert completed.returncode == 0, completed.stderr
+    table = pd.read_csv(folder / "table.tsv", sep="\t")
+    return {"folder": folder, "stdout": completed.stdout, "table": table, "file": folder / "assigned.jsonl"}
+
+
+def test_the_saved_assignments_mark_each_nugget_drawn_from_the_answers_own_words(assigned):
+    records = [json.loads(line) for line in assigned["file"].read_text().splitlines()]
+    for record in records:
+        marks = [nugget["counted"] for nugget in record["nuggets"]]
+        half = len(marks) // 2
+        if record["run_id"] == OWN_WORDS:
+            assert marks == [False] * half + [True] * (len(marks) - half)
+        else:
+            assert all(marks)
+    frame = load_nugget_assignments(assigned["file"])
+    assert [nugget.get("counted") for nugget in frame["nuggets"].iloc[0]] == [
+        nugget["counted"] for nugget in records[0]["nuggets"]
+    ]
+
+
+def test_rescoring_the_saved_file_gives_the_printed_table(assigned):
+    rescored = run_nugget_table(per_topic_nugget_scores(load_nugget_assignments(assigned["file"])))
+    printed = assigned["table"].set_index("run")[SCORES].sort_index()
+    pd.testing.assert_frame_equal(rescored.set_index("run")[SCORES].sort_index(), printed, check_exact=False,
+                                  atol=5e-7)
+    # the mark matters here: without it, the run of the own words scores otherwise
+    records = [json.loads(line) for line in assigned["file"].read_text().splitlines()]
+    for record in records:
+        for nugget in record["nuggets"]:
+            del nugget["counted"]
+    unmarked = write_records(assigned["folder"] / "unmarked.jsonl", records)
+    credited = run_nugget_table(per_topic_nugget_scores(load_nugget_assignments(unmarked))).set_index("run")
+    assert abs(credited.loc[OWN_WORDS, "all"] - printed.loc[OWN_WORDS, "all"]) > 0.001
+
+
+def test_runs_with_the_saved_assignments_shows_the_printed_nugget_scores(assigned):
+    completed = run_cli("runs", "--nuggets", str(assigned["file"]), "--output", "runs.tsv", "--quiet",
+                        cwd=assigned["folder"])
+    assert completed.returncode == 0, completed.stderr
+    shown = pd.read_csv(assigned["folder"] / "runs.tsv", sep="\t").set_index("run")
+    printed = assigned["table"].set_index("run")
+    for run in printed.index:
+        assert shown.loc[run, "nugget_score"] == pytest.approx(printed.loc[run, "all"], abs=5e-7), run
+        assert shown.loc[run, "nugget_rank"] == printed.loc[run, "rank"], run
+
+
+def test_a_counted_mark_that_is_not_true_or_false_is_refused_naming_file_and_line(tmp_path):
+    record = {"qid": "q", "query": "Q?", "run_id": "r", "answer_text": "A.", "response_length": 1,
+              "nuggets": [{"text": "A", "importance": "vital", "assignment": "support", "counted": 0}]}
+    path = write_records(tmp_path / "a.jsonl", [record])
+    with pytest.raises(ValueError, match=r"a\.jsonl:1: field 'counted' of nugget 0 must be true or false, not 0"):
+        load_nugget_assignments(path)
