@@ -1,0 +1,139 @@
+"""The syntactic rules of atomic facts: a reporting frame taken off, coordinated clauses and
+enumerations cut apart, on the dependency parse of one sentence (see
+:mod:`~pyterrier_rag_axioms.tools.text.facts`). A part is a set of token indices."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from pyterrier_rag_axioms.tools.text._fact_rules import REPORTING_VERBS
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+#: Dependency relations of a clause's subject.
+SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
+#: Dependency relations of an object or complement whose conjuncts are an enumeration.
+ENUMERATED = frozenset({"dobj", "pobj", "pcomp", "attr", "acomp", "oprd", "appos", "xcomp"})
+
+
+def subtree(token: Token) -> set[int]:
+    """The token indices of a token's subtree."""
+    return {each.i for each in token.subtree}
+
+
+class SyntaxRules:
+    """The rules, for a splitter with a parsed ``doc`` and a word count of token sets (``words``)."""
+
+    doc: Doc
+
+    def words(self, indices: Sequence[int]) -> int:
+        raise NotImplementedError
+
+    def _without_attribution(self, root: Token, allowed: set[int]) -> tuple[Token | None, set[int]]:
+        """The root and tokens without a reporting frame ("Studies show that X" gives X, "According
+        to Y, X" gives X); no root where the sentence is a hedge with no fact."""
+        for child in root.children:
+            if child.dep_ == "prep" and child.lower_ == "according":
+                allowed = allowed - subtree(child)
+        if root.lemma_.lower() not in REPORTING_VERBS:
+            return root, allowed
+        complements = [c for c in root.children if c.dep_ == "ccomp" and c.i > root.i and c.i in allowed]
+        subjects = [c for c in root.children if c.dep_ in SUBJECTS]
+        if complements and not any(s.lower_ in ("i", "we", "you") for s in subjects):
+            clause = complements[0]
+            inner = {i for i in subtree(clause) if i in allowed}
+            inner -= {c.i for c in clause.children if c.dep_ == "mark" and c.lower_ == "that"}
+            if self.words(sorted(inner)) >= 3:
+                return clause, inner
+        if not complements and not any(c.dep_ in ("dobj", "xcomp", "attr", "prep") for c in root.children):
+            if self.words(sorted(allowed)) <= 6:
+                return None, allowed  # "Some research has shown."
+        return root, allowed
+
+    def _clauses(self, root: Token, allowed: set[int]) -> list[list[int]]:
+        """One token set per coordinated clause (see the module), or the whole where a part is too small."""
+        heads = [root]
+        for head in heads:
+            heads.extend(
+                c for c in head.children
+                if c.pos_ in ("VERB", "AUX") and c.i in allowed and c.i > head.i
+                and (c.dep_ in ("conj", "parataxis") or c.dep_ == "ccomp" and self._after_colon(c))
+            )
+        if len(heads) == 1:
+            return [sorted(allowed)]
+        spans = {head.i: subtree(head) & allowed for head in heads}
+        pieces = []
+        for head in heads:
+            own = set(spans[head.i])
+            for other in heads:
+                if other.i != head.i and other.i in spans[head.i]:
+                    own -= spans[other.i]
+            own -= {c.i for c in head.children if c.dep_ in ("cc", "preconj")}
+            if head is not root and not any(c.dep_ in SUBJECTS for c in head.children):
+                own |= self._borrowed(head, root, allowed)
+            pieces.append(sorted(own))
+        if any(self.words(piece) < 3 for piece in pieces):
+            return [sorted(allowed)]
+        return pieces
+
+    def _after_colon(self, head: Token) -> bool:
+        """Whether a clause follows a colon or semicolon ("X: Y"), as a clause of its own."""
+        first = min(subtree(head))
+        return first > 0 and self.doc[first - 1].text in (":", ";")
+
+    def _borrowed(self, head: Token, root: Token, allowed: set[int]) -> set[int]:
+        """The subject (and, for a verb without auxiliaries, the auxiliaries and negation) of the
+        clause a coordinated clause without a subject continues."""
+        parent = head.head
+        while parent.i != root.i and not any(c.dep_ in SUBJECTS for c in parent.children):
+            parent = parent.head
+        borrowed: set[int] = set()
+        for child in parent.children:
+            if child.dep_ in SUBJECTS:
+                borrowed |= subtree(child) & allowed
+        if not any(c.dep_ in ("aux", "auxpass") for c in head.children) and head.tag_ in ("VB", "VBN", "VBG"):
+            borrowed |= {
+                c.i
+                for c in parent.children
+                if c.dep_ in ("aux", "auxpass", "neg") and c.i < parent.i and c.i in allowed
+            }
+        return borrowed
+
+    def _enumerated(self, piece: list[int], depth: int = 1) -> list[list[int]]:
+        """One token set per item of the first enumeration in an object or complement (see the module)."""
+        allowed = set(piece)
+        for token in (self.doc[i] for i in piece):
+            listed = token.dep_ in ENUMERATED or token.dep_ == "ROOT" and token.pos_ in ("NOUN", "PROPN")
+            if not listed or token.pos_ not in ("NOUN", "PROPN", "ADJ", "NUM", "VERB"):
+                continue
+            items = [token]
+            for item in items:  # a list of noun phrases alone may come as an apposition: "A, B, and C"
+                items.extend(
+                    c for c in item.children
+                    if c.i in allowed and c not in items and (
+                        c.dep_ == "conj" or c.dep_ == "appos" and item.dep_ == "ROOT" and any(
+                            g.dep_ == "conj" for g in c.children
+                        )
+                    )
+                )
+            if len(items) < 2:
+                continue
+            region = subtree(token) & allowed
+            parts = []
+            for item in items:
+                own = subtree(item) & allowed
+                for other in items:
+                    if other is not item and other.i in own:
+                        own -= subtree(other)
+                own -= {c.i for c in item.children if c.dep_ in ("cc", "preconj") or (c.is_punct and c.i > item.i)}
+                parts.append(own)
+            if any(self.words(sorted(part)) == 0 for part in parts):
+                return [piece]
+            rest = allowed - region
+            found = [sorted(rest | part) for part in parts]
+            if depth > 1:
+                found = [deeper for part in found for deeper in self._enumerated(part, depth - 1)]
+            return found
+        return [piece]
