@@ -41,8 +41,34 @@ def _as_matrix(preferences: np.ndarray | Sequence[Sequence[float]], members: int
     return np.where(np.isnan(matrix), 0.0, matrix)
 
 
+def _check_members(combinator: Combinator, members: tuple) -> None:
+    """At least one member, each a non-empty column name, an axiom or a combinator, with distinct names."""
+    kind = type(combinator).__name__
+    if not members:
+        raise ValueError(f"{kind}: needs at least one member (a column name, an axiom or a combinator)")
+    for member in members:
+        if isinstance(member, str):
+            if not member:
+                raise ValueError(f"{kind}: a member column name must not be empty")
+        elif not isinstance(member, Axiom | Combinator):
+            raise TypeError(
+                f"{kind}: a member must be a preference column name, an Axiom or a Combinator, "
+                f"not {type(member).__name__} {member!r}"
+            )
+    names = [member_name(member) for member in members]
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise ValueError(f"{kind}: members must have distinct names, but {duplicates} occur more than once")
+
+
 def _default_name(combinator: Combinator, name: str | None) -> str:
-    return f"{type(combinator).__name__}({','.join(combinator.member_names)})" if name is None else name
+    """The column name: ``name``, else the class name followed by the member names; checked."""
+    kind = type(combinator).__name__
+    name = f"{kind}({','.join(combinator.member_names)})" if name is None else name
+    check_column_name(name, kind)
+    if name in combinator.member_names:
+        raise ValueError(f"{kind}: name {name!r} is also the name of a member")
+    return name
 
 
 @parameters
@@ -53,42 +79,17 @@ class Combinator(PreferenceOperators, QueryParallel, pt.Transformer, ABC):
     """
 
     #: Preference column names, axioms or other combinators (at least one), given positionally.
-    members: tuple[str | Axiom | Combinator, ...] = parameter(REQUIRED, variadic=True)
-    #: Name of the combined preference column (default: the class name followed by the member names).
+    members: tuple[str | Axiom | Combinator, ...] = parameter(REQUIRED, variadic=True, check=_check_members)
+    #: Name of the combined preference column (default: the class name followed by the member names,
+    #: e.g. ``"MajorityVote(COV1,CONS2,CORR1)"``).
     name: str | None = parameter(None, role=PRESENTATION, resolve=_default_name)
     #: Show progress of long work.
     verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
 
-    def __init__(self, *members: str | Axiom | Combinator, name: str | None = None, verbose: bool = False):
-        """
-        Args:
-            *members: preference column names, axioms or other combinators (at least one).
-            name: name of the combined preference column (default: the class name followed by the
-                member names, e.g. ``"MajorityVote(COV1,CONS2,CORR1)"``).
-            verbose: show progress of long work.
-        """
-        kind = type(self).__name__
-        if not members:
-            raise ValueError(f"{kind}: needs at least one member (a column name, an axiom or a combinator)")
-        for member in members:
-            if isinstance(member, str):
-                if not member:
-                    raise ValueError(f"{kind}: a member column name must not be empty")
-            elif not isinstance(member, Axiom | Combinator):
-                raise TypeError(
-                    f"{kind}: a member must be a preference column name, an Axiom or a Combinator, "
-                    f"not {type(member).__name__} {member!r}"
-                )
-        self.members: tuple[str | Axiom | Combinator, ...] = tuple(members)
-        self.member_names: tuple[str, ...] = tuple(member_name(member) for member in members)
-        duplicates = sorted({n for n in self.member_names if self.member_names.count(n) > 1})
-        if duplicates:
-            raise ValueError(f"{kind}: members must have distinct names, but {duplicates} occur more than once")
-        self.name = _default_name(self, name)
-        check_column_name(self.name, kind)
-        if self.name in self.member_names:
-            raise ValueError(f"{kind}: name {self.name!r} is also the name of a member")
-        self.verbose = verbose
+    @property
+    def member_names(self) -> tuple[str, ...]:
+        """The preference column name of each member, in member order."""
+        return tuple(member_name(member) for member in self.members)
 
     def __iter__(self):
         """The member axioms and combinators (column names are no transformers), as PyTerrier's operators do."""
@@ -230,28 +231,9 @@ class MajorityVote(Combinator):
     """
 
     #: The least share of members, in [0, 1], that must prefer one of the two responses.
-    min_decisive_share: float = parameter(0.5, always_shown=True)
-
-    def __init__(
-        self,
-        *members: str | Axiom | Combinator,
-        min_decisive_share: float = 0.5,
-        name: str | None = None,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            *members: preference column names, axioms or other combinators (at least one).
-            min_decisive_share: the least share of members, in [0, 1], that must prefer one of the
-                two responses for the vote to count (default 0.5).
-            name: name of the combined preference column (default ``"MajorityVote(<members>)"``).
-            verbose: show progress of long work.
-        """
-        super().__init__(*members, name=name, verbose=verbose)
-        share = float(min_decisive_share)
-        if not 0.0 <= share <= 1.0:
-            raise ValueError(f"MajorityVote: min_decisive_share must lie in [0, 1], not {min_decisive_share!r}")
-        self.min_decisive_share = share
+    min_decisive_share: float = parameter(
+        0.5, always_shown=True, at_least=0, at_most=1, resolve=lambda vote, share: float(share)
+    )
 
     def _combine(self, matrix: np.ndarray) -> np.ndarray:
         votes = np.sign(matrix)
@@ -290,6 +272,19 @@ class Conjunction(Combinator):
         return np.where(for_a & ~for_b, 1.0, 0.0) - np.where(for_b & ~for_a, 1.0, 0.0)
 
 
+def _weights(combinator: Combinator, weights: Sequence[float] | None) -> tuple[float, ...]:
+    """One finite weight per member, as floats (``None``: 1 each)."""
+    weights = [1.0] * len(combinator.members) if weights is None else list(weights)
+    if len(weights) != len(combinator.members):
+        raise ValueError(
+            f"WeightedSum: got {len(weights)} weights for {len(combinator.members)} members; give one weight per member"
+        )
+    array = np.asarray(weights, dtype=float)
+    if not np.isfinite(array).all():
+        raise ValueError(f"WeightedSum: weights must be finite numbers, not {weights!r}")
+    return tuple(float(weight) for weight in array)
+
+
 @parameters
 class WeightedSum(Combinator):
     """Prefer by the sign of the weighted sum of member preferences.
@@ -302,32 +297,7 @@ class WeightedSum(Combinator):
     """
 
     #: One finite weight per member, in member order (default: 1 each).
-    weights: tuple[float, ...] | None = parameter(None, always_shown=True)
-
-    def __init__(
-        self,
-        *members: str | Axiom | Combinator,
-        weights: Sequence[float] | None = None,
-        name: str | None = None,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            *members: preference column names, axioms or other combinators (at least one).
-            weights: one finite weight per member, in member order (default: 1 each).
-            name: name of the combined preference column (default ``"WeightedSum(<members>)"``).
-            verbose: show progress of long work.
-        """
-        super().__init__(*members, name=name, verbose=verbose)
-        weights = [1.0] * len(self.members) if weights is None else list(weights)
-        if len(weights) != len(self.members):
-            raise ValueError(
-                f"WeightedSum: got {len(weights)} weights for {len(self.members)} members; give one weight per member"
-            )
-        array = np.asarray(weights, dtype=float)
-        if not np.isfinite(array).all():
-            raise ValueError(f"WeightedSum: weights must be finite numbers, not {weights!r}")
-        self.weights: tuple[float, ...] = tuple(float(weight) for weight in array)
+    weights: tuple[float, ...] | None = parameter(None, always_shown=True, resolve=_weights)
 
     def _combine(self, matrix: np.ndarray) -> np.ndarray:
         weights = np.asarray(self.weights, dtype=float)

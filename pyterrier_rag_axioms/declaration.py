@@ -17,17 +17,21 @@ The roles are :data:`VALUE` (changes what the object computes; in its value key 
 :data:`DECISION` (changes only how computed values become a decision, e.g. a margin; saved),
 :data:`PRESENTATION` (the column name, saved; progress bars, declared ``hidden``) and :data:`TOOL`
 (a model, analyzer or server: shown and saved by the name or path that resolves to it, refused at
-saving where none does). ``repr`` (:func:`declared_repr`), copying (:func:`replaced`), saving
-(:func:`saved_arguments`), value keys (:func:`keyed_parameters`), choice checks (:func:`check_choice`,
-run for every declared choice when the object is built) and the command line's ``choices=``
-(:func:`choices_of`) all read this one list. A class with its own constructor (positional members,
-say) declares its fields the same way (``positional`` or ``variadic`` for those) and calls
-:func:`resolve_parameters` once its fields are set.
+saving where none does). The declaration builds the constructor (a declared class writes no
+``__init__``): it takes the positional (``positional``) and variadic (``variadic``, e.g. a combinator's
+``*members``) parameters, then the others by keyword, stores each argument under its name, checks it
+against its declared choices and bounds (``at_least``, ``at_most``, ``whole``) and its ``check``, then
+resolves it (``resolve``) and last calls ``__post_init__`` for derived state. ``repr``
+(:func:`declared_repr`), copying (:func:`replaced`), saving (:func:`saved_arguments`), value keys
+(:func:`keyed_parameters`), argument checks (:func:`check_arguments`) and the command line's options
+(:mod:`pyterrier_rag_axioms.cli._declared_option`) all read this one list.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import inspect
+import numbers
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -67,6 +71,10 @@ def parameter(
     *,
     role: str = VALUE,
     choices: Iterable[Any] | None = None,
+    at_least: float | None = None,
+    at_most: float | None = None,
+    whole: bool = False,
+    check: Callable[[Any, Any], None] | None = None,
     resolve: Callable[[Any, Any], Any] | None = None,
     shown: Callable[[Any], Any] | None = None,
     always_shown: bool = False,
@@ -82,6 +90,12 @@ def parameter(
         default: the default argument (:data:`REQUIRED`: none).
         role: :data:`VALUE` (default), :data:`DECISION`, :data:`PRESENTATION` or :data:`TOOL`.
         choices: the allowed arguments, checked when the object is built and offered by the command line.
+        at_least: the least number allowed (the argument must then be a number; ``None`` only where
+            that is the default).
+        at_most: the largest number allowed.
+        whole: the argument must be a whole number.
+        check: ``check(owner, argument)`` raises for an argument the bounds cannot describe (run
+            with the other checks, before any is resolved).
         resolve: ``resolve(owner, argument)`` gives the value stored under the parameter's name
             (e.g. a shared tool for a model name); applied once, after all arguments are set.
         shown: how the stored value shows in ``repr`` and files (default: itself; a tool: its name).
@@ -98,6 +112,8 @@ def parameter(
     metadata = {
         "role": role,
         "choices": None if choices is None else tuple(choices),
+        "bounds": None if at_least is None and at_most is None and not whole else (at_least, at_most, whole),
+        "check": check,
         "resolve": resolve,
         "shown": shown,
         "always_shown": always_shown,
@@ -110,16 +126,57 @@ def parameter(
 
 
 def parameters(cls: type[T] | None = None, /, *, frozen: bool = False, eq: bool = False) -> Any:
-    """Declare a class's annotated attributes as its keyword-only constructor parameters, stored
-    under their own names (a constructor the class defines itself is kept).
+    """Declare a class's annotated attributes as its constructor parameters, stored under their own
+    names: the declaration builds the constructor (see the module), so the class defines none.
 
     ``@parameters(frozen=True, eq=True)`` declares a value object: its fields cannot be set after
     construction, and two objects with equal fields are equal (and hash alike)."""
 
     def declare(cls: type[T]) -> type[T]:
-        return dataclasses.dataclass(kw_only=True, eq=eq, frozen=frozen, repr=False)(cls)
+        if "__init__" in cls.__dict__:
+            raise TypeError(f"{cls.__name__}: a declared class takes its constructor from its declaration")
+        cls = dataclasses.dataclass(kw_only=True, eq=eq, frozen=frozen, repr=False, init=False)(cls)
+        cls.__init__ = _constructor(cls)  # type: ignore[misc]
+        return cls
 
     return declare if cls is None else declare(cls)
+
+
+def _signature(cls: type) -> inspect.Signature:
+    """The constructor's signature: ``self``, the positional parameters, ``*members``, then the keywords."""
+    kinds = {"positional": inspect.Parameter.POSITIONAL_OR_KEYWORD, "variadic": inspect.Parameter.VAR_POSITIONAL}
+    listed = []
+    for field in declared(cls):
+        kind = next((kinds[flag] for flag in ("variadic", "positional") if field.metadata.get(flag)), None)
+        default = inspect.Parameter.empty if field.default is REQUIRED or kind == kinds["variadic"] else field.default
+        kind = kind or inspect.Parameter.KEYWORD_ONLY
+        listed.append(inspect.Parameter(field.name, kind, default=default, annotation=field.type))
+    listed.sort(key=lambda item: item.kind)  # positional, then variadic, then keyword-only (stable)
+    self = inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)
+    return inspect.Signature([self, *listed], return_annotation=None)
+
+
+def _constructor(cls: type) -> Callable[..., None]:
+    signature = _signature(cls)
+    fields = declared(cls)
+
+    def __init__(self: Any, *positional: Any, **keywords: Any) -> None:
+        try:
+            arguments = signature.bind(self, *positional, **keywords)
+        except TypeError as error:
+            raise TypeError(f"{_label(self)}: {error}") from None
+        arguments.apply_defaults()
+        for field in fields:
+            value = arguments.arguments[field.name]
+            object.__setattr__(self, field.name, tuple(value) if field.metadata.get("variadic") else value)
+        resolve_parameters(self)
+        post_init = getattr(self, "__post_init__", None)
+        if post_init is not None:
+            post_init()
+
+    __init__.__signature__ = signature  # type: ignore[attr-defined]
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
 
 
 def declared(owner: Any) -> tuple[dataclasses.Field, ...]:
@@ -145,18 +202,50 @@ def choices_of(owner: Any, name: str) -> tuple[Any, ...]:
     return declared_parameter(owner, name).metadata.get("choices") or ()
 
 
+def _bounds_text(field: dataclasses.Field) -> str:
+    """What a bounded parameter takes, e.g. ``a whole number >= 1`` or ``a number from 0 to 1``."""
+    least, most, whole = field.metadata["bounds"]
+    kind = "a whole number" if whole else "a number"
+    if least is not None and most is not None:
+        return f"{kind} from {least:g} to {most:g}"
+    return kind + (f" >= {least:g}" if least is not None else "") + (f" <= {most:g}" if most is not None else "")
+
+
+def _check_argument(owner: Any, field: dataclasses.Field, value: Any, label: str) -> None:
+    choices = field.metadata.get("choices")
+    if choices is not None:
+        check_choice(value, choices, label, field.name)
+    bounds = field.metadata.get("bounds")
+    if bounds is not None and not (value is None and field.default is None):
+        least, most, whole = bounds
+        kind = numbers.Integral if whole else numbers.Real
+        if isinstance(value, bool) or not isinstance(value, kind) or not (
+            (least is None or value >= least) and (most is None or value <= most)
+        ):
+            optional = " or None" if field.default is None else ""
+            raise ValueError(f"{label}: {field.name} must be {_bounds_text(field)}{optional}, not {value!r}")
+    check = field.metadata.get("check")
+    if check is not None:
+        check(owner, value)
+
+
+def check_arguments(owner: Any, label: str | None = None, **arguments: Any) -> None:
+    """Check ``arguments`` against the declared choices, bounds and checks of ``owner`` (an object or
+    class), e.g. for a transformer that passes them on; errors name ``label`` (default: ``owner``)."""
+    for name, value in arguments.items():
+        _check_argument(owner, declared_parameter(owner, name), value, label or _label(owner))
+
+
 def resolve_parameters(owner: Any) -> None:
-    """Check each argument against its declared choices, then replace each by its resolved value (see
-    :func:`parameter`): every check comes first, so a resolver may read any checked argument (a default
-    column name its score type, say)."""
+    """Check each argument against its declared choices, bounds and check, then replace each by its
+    resolved value (see :func:`parameter`): every check comes first, so a resolver may read any checked
+    argument (a default column name its score type, say). The declared constructor calls it."""
     for field in declared(owner):
-        choices = field.metadata.get("choices")
-        if choices is not None:
-            check_choice(getattr(owner, field.name), choices, _label(owner), field.name)
+        _check_argument(owner, field, getattr(owner, field.name), _label(owner))
     for field in declared(owner):
         resolve = field.metadata.get("resolve")
         if resolve is not None:
-            setattr(owner, field.name, resolve(owner, getattr(owner, field.name)))
+            object.__setattr__(owner, field.name, resolve(owner, getattr(owner, field.name)))
 
 
 def _label(owner: Any) -> str:

@@ -259,7 +259,7 @@ def test_constructor_errors():
         Cascade("X", 3)
     with pytest.raises(ValueError, match=r"distinct names, but \['COV1'\]"):
         Conjunction("COV1", COV1())
-    with pytest.raises(ValueError, match="min_decisive_share must lie in"):
+    with pytest.raises(ValueError, match="min_decisive_share must be a number from 0 to 1"):
         MajorityVote("X", min_decisive_share=1.5)
     with pytest.raises(ValueError, match="2 weights for 3 members"):
         WeightedSum("X", "Y", "Z", weights=[1, 2])

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
+import re
+
+import pyterrier as pt
 import pytest
 
 import pyterrier_rag_axioms as rag
@@ -10,6 +14,7 @@ from pyterrier_rag_axioms.declaration import (
     REQUIRED,
     TOOL,
     UnnamedToolError,
+    check_arguments,
     check_choice,
     choices_of,
     declared_repr,
@@ -17,7 +22,6 @@ from pyterrier_rag_axioms.declaration import (
     parameter,
     parameters,
     replaced,
-    resolve_parameters,
     saved_arguments,
 )
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
@@ -36,14 +40,26 @@ class Example:
     name: str = parameter("example", role=PRESENTATION)
     verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
 
-    def __init__(self, source: str, **arguments):
-        self.source = source
-        for field, value in {**{"unit": "words", "limit": 3, "analyzer": None, "name": "example",
-                                "verbose": False}, **arguments}.items():
-            setattr(self, field, value)
-        resolve_parameters(self)
+    __repr__ = declared_repr
+
+
+@parameters
+class Members:
+    """A declared object with variadic members, bounded numbers and derived state."""
+
+    members: tuple[str, ...] = parameter(REQUIRED, variadic=True, check=lambda owner, members: _some(members))
+    share: float = parameter(0.5, at_least=0, at_most=1)
+    count: int | None = parameter(None, whole=True, at_least=1)
+
+    def __post_init__(self) -> None:
+        self.size = len(self.members)
 
     __repr__ = declared_repr
+
+
+def _some(members: tuple[str, ...]) -> None:
+    if not members:
+        raise ValueError("Members: needs at least one member")
 
 
 def test_repr_shows_the_positional_and_the_non_default_parameters():
@@ -85,3 +101,48 @@ def test_value_keys_hold_value_parameters_and_tools_only():
 def test_axioms_are_equal_by_their_declared_parameters():
     assert rag.LEN1() == rag.LEN1(verbose=True) and hash(rag.LEN1()) == hash(rag.LEN1(margin_fraction=0.2))
     assert rag.LEN1() != rag.LEN1(margin_fraction=0.2) and rag.LEN1() != rag.COH3()
+
+
+def test_the_declaration_builds_the_constructor():
+    members = Members("a", "b", share=1)
+    assert (members.members, members.share, members.count, members.size) == (("a", "b"), 1, None, 2)
+    assert repr(members) == "Members('a', 'b', share=1)"
+    assert str(inspect.signature(Members)) == (
+        "(*members: 'tuple[str, ...]', share: 'float' = 0.5, count: 'int | None' = None) -> None"
+    )
+    assert str(inspect.signature(Example)).startswith("(source: 'str', *, unit: 'str' = 'words', limit: 'int' = 3")
+    attributes = pt.inspect.transformer_attributes(rag.KwikSort("p", seed=2))
+    assert [(a.name, a.value) for a in attributes] == [("source", "p"), ("pivot", "random"), ("seed", 2),
+                                                        ("verbose", False)]
+    with pytest.raises(ValueError, match="^Members: needs at least one member$"):
+        Members()
+    with pytest.raises(TypeError, match="^Example: missing a required argument: 'source'$"):
+        Example()
+    with pytest.raises(TypeError, match="^Example: got an unexpected keyword argument 'limits'$"):
+        Example("a", limits=2)
+    with pytest.raises(TypeError, match="takes its constructor from its declaration"):
+
+        @parameters
+        class Own:
+            value: int = parameter(1)
+
+            def __init__(self, value: int = 1):
+                self.value = value
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"share": 1.5}, "share must be a number from 0 to 1, not 1.5"),
+        ({"share": "0.5"}, "share must be a number from 0 to 1, not '0.5'"),
+        ({"share": True}, "share must be a number from 0 to 1, not True"),
+        ({"count": 0}, "count must be a whole number >= 1 or None, not 0"),
+        ({"count": 2.0}, "count must be a whole number >= 1 or None, not 2.0"),
+    ],
+)
+def test_bounds_are_checked_once_from_the_field(arguments, message):
+    with pytest.raises(ValueError, match=f"^Members: {re.escape(message)}$"):
+        Members("a", **arguments)
+    with pytest.raises(ValueError, match=f"^Caller: {re.escape(message)}$"):
+        check_arguments(Members, "Caller", **arguments)
+    assert Members("a", share=0, count=3).count == 3

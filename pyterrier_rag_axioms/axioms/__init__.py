@@ -9,12 +9,12 @@ from pyterrier_rag_axioms.axioms._base import (
     declared_repr,
     parameter,
     parameters,
-    resolve_parameters,
     resolve_tool,
     signature_repr,
     warn_about_contexts,
 )
 from pyterrier_rag_axioms.axioms.operators import PreferenceOperators, operator_error
+from pyterrier_rag_axioms.declaration import resolve_parameters
 
 # isort: off
 from pyterrier_rag_axioms.axioms import length  # noqa: F401  (each module registers its axioms)

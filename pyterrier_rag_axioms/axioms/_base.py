@@ -19,7 +19,6 @@ from pyterrier_rag_axioms.declaration import (
     declared_repr,
     parameter,
     parameters,
-    resolve_parameters,
     same,
     same_parameters,
 )
@@ -173,7 +172,7 @@ class Axiom(PreferenceOperators, QueryParallel, pt.Transformer, ABC):
         return super().__new__(cls)
 
     def __post_init__(self) -> None:
-        resolve_parameters(self)
+        """Derived state, after the declared constructor checked and resolved the parameters (subclasses extend it)."""
 
     def default_name(self) -> str:
         """The name of the preference column when none is given."""

@@ -25,7 +25,6 @@ from pyterrier_rag_axioms.declaration import (
     declared_repr,
     parameter,
     parameters,
-    resolve_parameters,
     shown_source,
 )
 from pyterrier_rag_axioms.frames import response_frame
@@ -35,7 +34,7 @@ from pyterrier_rag_axioms.nuggets._features import FEATURES, PairEvidence, topic
 from pyterrier_rag_axioms.nuggets.files import load_nuggets
 from pyterrier_rag_axioms.nuggets.model import NuggetModel, fit_nugget_model, resolve_nugget_model
 from pyterrier_rag_axioms.parallel import QueryParallel
-from pyterrier_rag_axioms.processes import map_topics, resolve_processes, response_characters
+from pyterrier_rag_axioms.processes import map_topics, response_characters
 from pyterrier_rag_axioms.tools.embeddings.similarity import (
     SentenceSimilarity,
     batch_independent_similarity,
@@ -107,50 +106,17 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
     #: Show progress over the topics.
     verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
     #: Worker processes, each on whole topics (default: the cores this process may use, at most 4; the same output).
-    processes: int | None = parameter(None, role=PRESENTATION, hidden=True, resolve=resolve_processes)
+    processes: int | None = parameter(None, role=PRESENTATION, hidden=True, whole=True, at_least=1)
 
-    def __init__(
-        self,
-        *,
-        nuggets: pd.DataFrame | str | Path,
-        model: NuggetModel | str | Path | None = None,
-        sentence_model: SentenceSimilarity | str | None = None,
-        text_analyzer: TextAnalyzer | str | None = None,
-        verbose: bool = False,
-        processes: int | None = None,
-    ):
-        """
-        Args:
-            nuggets: a nugget frame or file (see :func:`~pyterrier_rag_axioms.nuggets.load_nuggets`).
-            model: the fitted decision (a :class:`NuggetModel` or its JSON file; default: the
-                shipped model, fitted on the TREC 2024 RAG development assignments with
-                all-MiniLM-L6-v2).
-            sentence_model: any sentence-transformers model name or path, or a
-                :class:`SentenceSimilarity` (default: all-MiniLM-L6-v2 with 8-bit weights through
-                onnxruntime, each text encoded alone: see :data:`DEFAULT_ENCODER`; torch with one
-                text per batch where onnxruntime is missing); another model should come with a
-                model fitted on its embeddings. A name runs through torch in batches, whose
-                embeddings vary with the batch by about 1e-7.
-            text_analyzer: a spaCy model name or analyzer (default: the shared one).
-            verbose: show progress over the topics.
-            processes: worker processes forked from this one, each on whole topics, with the same
-                output (default: the cores this process may use, at most 4; ``1``: this process
-                alone); see :mod:`~pyterrier_rag_axioms.processes`.
-        """
-        self.nuggets = nuggets
-        self.model = model
-        self.sentence_model = sentence_model
-        self.text_analyzer = text_analyzer
-        self.verbose = verbose
-        self.processes = processes
-        self.nugget_frame = load_nuggets(nuggets)
+    def __post_init__(self) -> None:
+        self.nugget_frame = load_nuggets(self.nuggets)
+        model = self.model
         if model is not None and not isinstance(model, NuggetModel) and not Path(model).is_file():
             raise FileNotFoundError(f"NuggetAssigner: no nugget model file {str(model)!r}")
         # read, checked and matched with the sentence model now, before any work
         self.decision: NuggetModel = resolve_nugget_model(model)
         source = {type(None): "the shipped nugget model", NuggetModel: "the nugget model"}.get(type(model))
-        self.decision.check_embedder(sentence_model, source or f"{model}: the nugget model")
-        resolve_parameters(self)  # the tools, shared by name
+        self.decision.check_embedder(self.sentence_model, source or f"{model}: the nugget model")
 
     __repr__ = declared_repr
 

@@ -3,8 +3,6 @@ axiomatic ranking as ``qanswer`` (see :mod:`~pyterrier_rag_axioms.pipelines.rag`
 
 from __future__ import annotations
 
-from typing import Literal
-
 import numpy as np
 import pandas as pd
 import pyterrier as pt
@@ -13,7 +11,7 @@ from pyterrier_rag_axioms.axioms import signature_repr
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.pipelines.rag import ANSWER_COLUMNS
 from pyterrier_rag_axioms.reranking import AxiomaticReranker, Pivot, Source
-from pyterrier_rag_axioms.reranking.counting import check_ranking_options
+from pyterrier_rag_axioms.reranking.counting import Method, check_ranking_options
 
 
 class BestOfN(QueryParallel, pt.Transformer):
@@ -32,7 +30,7 @@ class BestOfN(QueryParallel, pt.Transformer):
         self,
         source: Source | None = None,
         *,
-        method: Literal["kwiksort", "count"] = "kwiksort",
+        method: Method = "kwiksort",
         pivot: Pivot = "random",
         seed: int = 0,
         verbose: bool = False,

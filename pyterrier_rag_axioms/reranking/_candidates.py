@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 import pandas as pd
@@ -36,7 +36,8 @@ RESULT_COLUMNS: list[str] = ["qid", "query", "docno", "response", "score", "rank
 
 Source = str | Axiom | Combinator
 Pivot = Literal["first", "middle", "last", "random"]
-PIVOTS: tuple[str, ...] = ("first", "middle", "last", "random")
+#: The pivot rules of :class:`~pyterrier_rag_axioms.reranking.KwikSort`, as :data:`Pivot` spells them.
+PIVOTS: tuple[str, ...] = get_args(Pivot)
 
 
 def _check_source(source: object, reranker: str) -> str:
@@ -51,6 +52,16 @@ def _check_source(source: object, reranker: str) -> str:
         f"{reranker}: the source of preferences must be a preference column name, an Axiom or a Combinator, "
         f"not {type(source).__name__} {source!r}"
     )
+
+
+def check_source(reranker: object, source: object) -> None:
+    """The declared check of a reranker's ``source`` (see :func:`_check_source`)."""
+    _check_source(source, type(reranker).__name__)
+
+
+def source_name(source: Source) -> str:
+    """The preference column name of a checked source."""
+    return source if isinstance(source, str) else source.name
 
 
 def checked_response_frame(inp: pd.DataFrame, source: Source, reranker: object) -> pd.DataFrame:

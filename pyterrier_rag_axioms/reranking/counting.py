@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms.declaration import PRESENTATION, REQUIRED, check_choice, declared_repr, parameter, parameters
+from pyterrier_rag_axioms.declaration import (
+    PRESENTATION,
+    REQUIRED,
+    check_arguments,
+    declared_repr,
+    parameter,
+    parameters,
+)
 from pyterrier_rag_axioms.frames import check_pair_count
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.reranking._candidates import (
@@ -16,10 +23,11 @@ from pyterrier_rag_axioms.reranking._candidates import (
     Candidates,
     Pivot,
     Source,
-    _check_source,
     _empty_input_result,
+    check_source,
+    source_name,
 )
-from pyterrier_rag_axioms.reranking.kwiksort import KwikSort, check_pivot, check_seed
+from pyterrier_rag_axioms.reranking.kwiksort import KwikSort
 
 
 @parameters
@@ -34,19 +42,14 @@ class PreferenceCountReranker(QueryParallel, pt.Transformer):
     """
 
     #: A preference column name, an :class:`Axiom`, or a :class:`Combinator`.
-    source: Source = parameter(REQUIRED, positional=True)
+    source: Source = parameter(REQUIRED, positional=True, check=check_source)
     #: Show the progress of the comparisons.
     verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
 
-    def __init__(self, source: Source, *, verbose: bool = False):
-        """
-        Args:
-            source: a preference column name, an :class:`Axiom`, or a :class:`Combinator`.
-            verbose: show the progress of the comparisons.
-        """
-        self.name = _check_source(source, "PreferenceCountReranker")
-        self.source = source
-        self.verbose = verbose
+    @property
+    def name(self) -> str:
+        """The preference column the ranking reads or computes."""
+        return source_name(self.source)
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """Rank the responses of each query of a response or preference frame by wins minus losses."""
@@ -89,15 +92,23 @@ class PreferenceCountReranker(QueryParallel, pt.Transformer):
     __repr__ = declared_repr
 
 
-#: The ranking methods of :class:`AxiomaticReranker`.
-METHODS: tuple[str, ...] = ("kwiksort", "count")
+#: A ranking method of :class:`AxiomaticReranker`: KwikSort, or counting wins and losses.
+Method = Literal["kwiksort", "count"]
+#: The ranking methods of :class:`AxiomaticReranker`, as :data:`Method` spells them.
+METHODS: tuple[str, ...] = get_args(Method)
 
 
 def check_ranking_options(method: object, pivot: object, seed: object, caller: str) -> int:
-    """Check a ranking method, KwikSort's pivot and seed (``ValueError`` naming ``caller``); the seed as an int."""
-    check_choice(method, METHODS, caller, "method")
-    check_pivot(pivot, caller)
-    return check_seed(seed, caller)
+    """Check a ranking method, KwikSort's pivot and seed as :class:`AxiomaticReranker` declares them
+    (``ValueError`` naming ``caller``); the seed as an int."""
+    check_arguments(AxiomaticReranker, caller, method=method, pivot=pivot, seed=seed)
+    return int(seed)  # type: ignore[call-overload]
+
+
+def _ranker(reranker: AxiomaticReranker) -> KwikSort | PreferenceCountReranker:
+    if reranker.method == "kwiksort":
+        return KwikSort(reranker.source, pivot=reranker.pivot, seed=reranker.seed, verbose=reranker.verbose)
+    return PreferenceCountReranker(reranker.source, verbose=reranker.verbose)
 
 
 @parameters
@@ -110,47 +121,23 @@ class AxiomaticReranker(QueryParallel, pt.Transformer):
     """
 
     #: An :class:`Axiom` or :class:`Combinator` (or a preference column name, for preference frames).
-    source: Source = parameter(REQUIRED, positional=True)
-    #: The ranking method.
-    method: Literal["kwiksort", "count"] = parameter("kwiksort", choices=METHODS)
+    source: Source = parameter(REQUIRED, positional=True, check=check_source)
+    #: The ranking method: ``"kwiksort"`` or ``"count"``.
+    method: Method = parameter("kwiksort", choices=METHODS)
     #: The pivot selection of KwikSort (see :class:`KwikSort`).
     pivot: Pivot = parameter("random", choices=PIVOTS)
     #: The seed of KwikSort's random pivots.
-    seed: int = parameter(0)
+    seed: int = parameter(0, whole=True, at_least=0)
     #: Show the progress of the comparisons.
     verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
 
-    def __init__(
-        self,
-        source: Source,
-        *,
-        method: Literal["kwiksort", "count"] = "kwiksort",
-        pivot: Pivot = "random",
-        seed: int = 0,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            source: an :class:`Axiom` or :class:`Combinator` (or a preference column name, for
-                preference frames).
-            method: ``"kwiksort"`` (default) or ``"count"``.
-            pivot: the pivot selection of KwikSort (see :class:`KwikSort`).
-            seed: the seed of KwikSort's random pivots, a whole number >= 0.
-            verbose: show the progress of the comparisons.
-        """
-        self.name = _check_source(source, "AxiomaticReranker")
-        seed = check_ranking_options(method, pivot, seed, "AxiomaticReranker")
-        if method == "kwiksort":
-            self.reranker: KwikSort | PreferenceCountReranker = KwikSort(
-                source, pivot=pivot, seed=seed, verbose=verbose
-            )
-        else:
-            self.reranker = PreferenceCountReranker(source, verbose=verbose)
-        self.source = source
-        self.method = method
-        self.pivot = pivot
-        self.seed = seed
-        self.verbose = verbose
+    def __post_init__(self) -> None:
+        self.reranker = _ranker(self)
+
+    @property
+    def name(self) -> str:
+        """The preference column the ranking reads or computes."""
+        return source_name(self.source)
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """Rank the responses of each query."""

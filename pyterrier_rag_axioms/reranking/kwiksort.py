@@ -2,35 +2,23 @@
 
 from __future__ import annotations
 
-import numbers
 import zlib
 
 import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms.declaration import PRESENTATION, REQUIRED, check_choice, declared_repr, parameter, parameters
+from pyterrier_rag_axioms.declaration import PRESENTATION, REQUIRED, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.reranking._candidates import (
     PIVOTS,
     Candidates,
     Pivot,
     Source,
-    _check_source,
     _empty_input_result,
+    check_source,
+    source_name,
 )
-
-
-def check_seed(seed: object, reranker: str) -> int:
-    """A seed for numpy's random generator: a whole number >= 0 (``ValueError`` naming the reranker otherwise)."""
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"{reranker}: seed must be a whole number >= 0, not {seed!r}")
-    return int(seed)
-
-
-def check_pivot(pivot: object, reranker: str) -> str:
-    """KwikSort's pivot selection, one of :data:`PIVOTS` (``ValueError`` naming the reranker otherwise)."""
-    return check_choice(pivot, PIVOTS, reranker, "pivot")
 
 
 def _qid_seed(seed: int, qid: str) -> np.random.Generator:
@@ -57,28 +45,19 @@ class KwikSort(QueryParallel, pt.Transformer):
     """
 
     #: A preference column name, an :class:`Axiom`, or a :class:`Combinator`.
-    source: Source = parameter(REQUIRED, positional=True)
-    #: How the pivot of each part is chosen.
+    source: Source = parameter(REQUIRED, positional=True, check=check_source)
+    #: How the pivot of each part is chosen: the ``"first"``, ``"middle"`` or ``"last"`` response in
+    #: original order, or ``"random"`` (seeded by ``seed`` and the qid).
     pivot: Pivot = parameter("random", choices=PIVOTS)
     #: The seed of the random pivots.
-    seed: int = parameter(0)
+    seed: int = parameter(0, whole=True, at_least=0)
     #: Show the progress of the comparisons.
     verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
 
-    def __init__(self, source: Source, *, pivot: Pivot = "random", seed: int = 0, verbose: bool = False):
-        """
-        Args:
-            source: a preference column name, an :class:`Axiom`, or a :class:`Combinator`.
-            pivot: how the pivot of each part is chosen: ``"first"``, ``"middle"`` or ``"last"``
-                response in original order, or ``"random"`` (default; seeded by ``seed`` and the qid).
-            seed: seed of the random pivots, a whole number >= 0.
-            verbose: show the progress of the comparisons.
-        """
-        self.name = _check_source(source, "KwikSort")
-        self.source = source
-        self.pivot = check_pivot(pivot, "KwikSort")
-        self.seed = check_seed(seed, "KwikSort")
-        self.verbose = verbose
+    @property
+    def name(self) -> str:
+        """The preference column the ranking reads or computes."""
+        return source_name(self.source)
 
     def _choose(self, part: np.ndarray, rng: np.random.Generator) -> int:
         """The index within ``part`` of its pivot."""
