@@ -174,7 +174,7 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         pairs_of: dict[tuple[str, str], list[PairEvidence]] = {}
         for found in map_topics(
             functools.partial(self._topic_pairs, responses), topics, weights=response_characters(responses, topics),
-            processes=self.processes, prepare=lambda: self.text_analyzer.nlp, verbose=self.verbose,
+            processes=self.processes, prepare=lambda: (self.text_analyzer.nlp, self.sentence_model.prepare()), verbose=self.verbose,
             desc="NuggetAssigner",
         ):
             pairs_of.update(found)

@@ -174,6 +174,7 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
         """Load spaCy and the sentence model, for worker processes to inherit."""
         self.analyzer.nlp  # noqa: B018 (loads it)
         self.encoder.encoder  # noqa: B018
+        self.encoder.prepare()  # an ONNX model file is built and checked here, never in a worker
 
     def _topics_nuggets(self, responses: pd.DataFrame, topics: list[str], verbose: bool) -> dict[str, pd.DataFrame]:
         """The nuggets of each of ``topics``."""

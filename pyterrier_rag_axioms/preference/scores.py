@@ -59,6 +59,9 @@ def _load_analyzers(model: PreferenceModel) -> None:
         analyzer = getattr(axiom, "text_analyzer", None)
         if analyzer is not None:
             analyzer.nlp  # noqa: B018 (loads it)
+        similarity = getattr(axiom, "sentence_similarity", None)
+        if hasattr(similarity, "prepare"):  # an ONNX model file is built and checked here, never in a worker
+            similarity.prepare()
 
 
 def imputed(values: np.ndarray, qids: np.ndarray) -> np.ndarray:

