@@ -1,5 +1,5 @@
-"""The ``rag-axioms`` command: judge (``rag-axioms [FILE]``), ``rerank``, ``runs``, ``assign``, ``nuggetize``,
-``cache`` and ``data``, a module each. Not here: what the commands run, only how they are called."""
+"""The ``rag-axioms`` command: judge (``rag-axioms [FILE]``), ``rerank``, ``runs``, ``assign``, ``score``,
+``nuggetize``, ``cache`` and ``data``, a module each. Not here: what the commands run, only how they are called."""
 
 from __future__ import annotations
 
@@ -18,12 +18,13 @@ from pyterrier_rag_axioms.cli.judge import judge_main
 from pyterrier_rag_axioms.cli.nuggetize import nuggetize_main
 from pyterrier_rag_axioms.cli.rerank import rerank_main
 from pyterrier_rag_axioms.cli.runs import runs_main
+from pyterrier_rag_axioms.cli.score import score_main
 
 #: Subcommands by name; each takes the remaining arguments and returns an exit status.
 SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "judge": judge_main,  # the default command, by name
     "rerank": rerank_main, "runs": runs_main, "assign": assign_main, "cache": cache_main, "data": data_main,
-    "nuggetize": nuggetize_main,
+    "nuggetize": nuggetize_main, "score": score_main,
 }
 
 
@@ -77,5 +78,5 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 __all__ = [
     "SUBCOMMANDS", "assign_main", "cache_main", "data_main", "judge_main", "main", "nuggetize_main", "rerank_main",
-    "runs_main",
+    "runs_main", "score_main",
 ]

@@ -8,7 +8,7 @@ import json
 
 import pandas as pd
 import pytest
-from conftest import run_cli, write_records
+from conftest import cli_error, run_cli, write_records
 
 from pyterrier_rag_axioms.evaluation.comparison import per_topic_nugget_scores, run_nugget_table
 from pyterrier_rag_axioms.judgments import load_nugget_assignments
@@ -84,3 +84,38 @@ def test_a_counted_mark_that_is_not_true_or_false_is_refused_naming_file_and_lin
     path = write_records(tmp_path / "a.jsonl", [record])
     with pytest.raises(ValueError, match=r"a\.jsonl:1: field 'counted' of nugget 0 must be true or false, not 0"):
         load_nugget_assignments(path)
+
+
+def _table_lines(stdout: str) -> list[str]:
+    """The run table a command printed: the lines after its first, up to the notes of written files."""
+    return [line for line in stdout.splitlines()[1:] if " written to " not in line]
+
+
+def test_score_prints_the_table_assign_printed_and_saves_each_answers_scores(assigned):
+    completed = run_cli("score", str(assigned["file"]), "--output", "scored.tsv", "--per-topic", "answers.jsonl",
+                        cwd=assigned["folder"])
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stderr == ""
+    assert completed.stdout.splitlines()[0] == f"16 answers of 8 runs to 2 topics from {assigned['file']}"
+    assert _table_lines(completed.stdout) == _table_lines(assigned["stdout"])
+    pd.testing.assert_frame_equal(pd.read_csv(assigned["folder"] / "scored.tsv", sep="\t"), assigned["table"])
+    answers = pd.read_json(assigned["folder"] / "answers.jsonl", lines=True, dtype={"qid": str})
+    assert list(answers.columns) == ["qid", "run", *SCORES] and len(answers) == 16
+
+
+def test_score_of_nists_sample_assignments(tmp_path):
+    completed = run_cli("score", str(trec_sample_path("assignments.jsonl")), cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    lines = completed.stdout.splitlines()
+    assert lines[1].split() == ["run", "topics", *SCORES, "rank"]
+    assert lines[2].split() == ["ldilab_gpt_4o", "2", "0.503", "0.698", "0.565", "0.503", "0.698", "0.565", "1"]
+
+
+def test_score_refuses_an_answer_given_twice_and_an_unknown_output_format_in_one_line(tmp_path):
+    sample = trec_sample_path("assignments.jsonl")
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(sample.read_bytes())
+    line = cli_error(run_cli("score", str(sample), str(copy), cwd=tmp_path))
+    assert line.startswith(f"rag-axioms score: error: {copy}: run ") and f"is assigned in {sample} too" in line
+    line = cli_error(run_cli("score", str(sample), "--output", "table.txt", cwd=tmp_path))
+    assert "table.txt: unknown file format" in line
