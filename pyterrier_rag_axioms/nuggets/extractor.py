@@ -7,17 +7,18 @@ become the topic's nuggets, for a person to review and for
 
 Per topic:
 
-1. **Candidates** are the sentences and clauses of every distinct answer and of the context
-   passages the answers carry, cleaned to stand alone (see
-   :mod:`~pyterrier_rag_axioms.nuggets.candidates`).
+1. **Candidates** are the atomic facts (:func:`~pyterrier_rag_axioms.tools.text.atomic_facts`)
+   of every distinct answer and of the context passages the answers carry that are in TREC's
+   form, none restating the query (see :mod:`~pyterrier_rag_axioms.nuggets.candidates`).
 2. **Support.** All candidates are embedded by the shared sentence model; one matrix product
    gives every cosine. An answer restates a candidate where one of its own candidates reaches
    ``similarity``; a candidate's support is the number of distinct answers other than its own
    that restate it (identical answers count once).
 3. **Selection.** The best-supported candidate (then the one closest to its supporters, then the
-   shortest) becomes a nugget; its paraphrases (cosine >= ``merge_similarity``), the sentence it
-   was cut from and the clauses cut from it leave the race; repeat while a candidate has at least
-   ``min_support`` supporting answers, up to ``max_nuggets``.
+   shortest) becomes a nugget; its paraphrases (cosine >= ``merge_similarity``) leave the race;
+   repeat while a candidate has at least ``min_support`` supporting answers and at least
+   ``min_support_share`` of the best-supported nugget's support, up to ``max_nuggets``: the
+   count follows what the pool supports.
 4. **Importance**, in one line: vital where at least ``vital_share`` times as many answers state
    it as state the topic's best-supported nugget, okay otherwise.
 
@@ -46,7 +47,7 @@ from pyterrier_rag_axioms.declaration import (
     resolve_parameters,
 )
 from pyterrier_rag_axioms.frames import response_frame
-from pyterrier_rag_axioms.nuggets.candidates import Candidate, candidates_of, statements
+from pyterrier_rag_axioms.nuggets.candidates import Candidate, candidates_of, topic_facts
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.processes import map_topics, resolve_processes, response_characters
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, resolve_sentence_similarity
@@ -98,14 +99,14 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     merge_similarity: float | None = parameter(None)
     #: The fewest other answers that must restate a candidate for it to become a nugget.
     min_support: int = parameter(2)
+    #: The fewest supporting answers, as a share of the topic's best-supported nugget's.
+    min_support_share: float = parameter(0.0)
     #: The most nuggets per topic (TREC keeps at most 30).
-    max_nuggets: int = parameter(20)
+    max_nuggets: int = parameter(20, whole=True, at_least=1)
     #: Vital where the support is at least this share of the topic's largest support.
     vital_share: float = parameter(0.5)
-    #: The fewest content lemmas a candidate must have beyond the query's (no restated questions).
-    min_new_terms: int = parameter(2)
-    #: The most words of a candidate (longer sentences offer their clauses instead).
-    max_words: int = parameter(30)
+    #: The most words of a candidate (TREC's form allows 25).
+    max_words: int = parameter(25)
     #: A sentence-transformers model name or path (default: all-MiniLM-L6-v2), or a shared tool.
     sentence_model: SentenceSimilarity | str | None = parameter(
         None, role=TOOL, resolve=lambda extractor, model: resolve_sentence_similarity(model)
@@ -120,7 +121,7 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     processes: int | None = parameter(None, role=PRESENTATION, hidden=True, resolve=resolve_processes)
 
     def __post_init__(self) -> None:
-        for name in ("similarity", "vital_share"):
+        for name in ("similarity", "vital_share", "min_support_share"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
                 raise ValueError(f"NuggetExtractor: {name} must be a number from 0 to 1, not {value!r}")
@@ -129,7 +130,7 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
             isinstance(merge, bool) or not isinstance(merge, (int, float)) or not 0.0 <= merge <= 1.0
         ):
             raise ValueError(f"NuggetExtractor: merge_similarity must be None or a number from 0 to 1, not {merge!r}")
-        for name, least in (("min_support", 1), ("max_nuggets", 1), ("min_new_terms", 0), ("max_words", 1)):
+        for name, least in (("min_support", 1), ("max_nuggets", 1), ("max_words", 1)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise ValueError(f"NuggetExtractor: {name} must be a whole number >= {least}, not {value!r}")
@@ -180,32 +181,28 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
         """The nuggets of each of ``topics``."""
         rows_of = responses[responses["qid"].isin(topics)]
         passages = [p for context in rows_of["context"] if context for p in context]
-        texts = [*rows_of["query"], *rows_of["response"], *passages]
-        parts = statements(self.analyzer, texts, verbose=verbose)
+        self.analyzer.analyse([*rows_of["response"], *passages], verbose=verbose)  # one batch for all topics
         iterator = pt.tqdm(topics, desc="NuggetExtractor", unit="topic") if verbose else topics
-        return {qid: self.topic_nuggets(qid, rows_of[rows_of["qid"] == qid], parts) for qid in iterator}
+        return {qid: self.topic_nuggets(qid, rows_of[rows_of["qid"] == qid]) for qid in iterator}
 
-    def topic_nuggets(
-        self, qid: str, rows: pd.DataFrame, parts: dict[str, list[tuple[str, str, frozenset[str]]]]
-    ) -> pd.DataFrame:
-        """The nuggets of one topic's answers (``parts``: the statements of every text, see
-        :func:`~pyterrier_rag_axioms.nuggets.candidates.statements`)."""
+    def topic_nuggets(self, qid: str, rows: pd.DataFrame) -> pd.DataFrame:
+        """The nuggets of one topic's answers (and their passages)."""
         query = rows["query"].iloc[0]
-        query_lemmas = frozenset().union(*(lemmas for _, _, lemmas in parts[query]))
-        limits = {"min_new_terms": self.min_new_terms, "max_words": self.max_words}
+        context = sorted({p for passages in rows["context"] if passages for p in passages})
+        facts = topic_facts(self.analyzer, query, [*rows["response"], *context])
+        limits = {"query": query, "max_words": self.max_words}
         by_text: dict[str, list[str]] = {}
         for docno, text in sorted(zip(rows["docno"], rows["response"])):
             by_text.setdefault(text, []).append(docno)
         voices = [
-            Voice(text, docnos, candidates_of(parts[text], docnos[0], query_lemmas, **limits))
+            Voice(text, docnos, candidates_of(facts[text], docnos[0], **limits))
             for text, docnos in sorted(by_text.items(), key=lambda item: item[1][0])
         ]
         answer_texts = {candidate.text for voice in voices for candidate in voice.candidates}
-        context = sorted({p for passages in rows["context"] if passages for p in passages})
         context_candidates = {
             c.text: c
             for p in context
-            for c in candidates_of(parts[p], "", query_lemmas, **limits)
+            for c in candidates_of(facts[p], "", **limits)
             if c.text not in answer_texts
         }
         candidates = [c for voice in voices for c in voice.candidates] + sorted(
@@ -239,15 +236,14 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
         merge = self.similarity if self.merge_similarity is None else self.merge_similarity
         open_ = np.ones(len(candidates), dtype=bool)
         chosen = []
+        floor = max(self.min_support, self.min_support_share * (support.max() if len(support) else 0))
         for index in order:
-            if len(chosen) == self.max_nuggets or support[index] < self.min_support:
+            if len(chosen) == self.max_nuggets or support[index] < floor:
                 break
             if not open_[index]:
                 continue
             chosen.append(index)
-            picked = candidates[index]
             open_ &= similarity[index] < merge
-            open_ &= np.array([c.text != picked.sentence and c.sentence != picked.text for c in candidates])
         return self._frame(qid, query, chosen, candidates, owners, similarity, restated, voices)
 
     def _frame(self, qid, query, chosen, candidates, owners, similarity, restated, voices) -> pd.DataFrame:

@@ -12,8 +12,8 @@ from pyterrier_rag_axioms import NuggetExtractor as TopLevelExtractor
 from pyterrier_rag_axioms.declaration import replaced
 from pyterrier_rag_axioms.judgments import nugget_scores
 from pyterrier_rag_axioms.nuggets import EXTRACTED_COLUMNS, NuggetAssigner, NuggetExtractor, load_nuggets
-from pyterrier_rag_axioms.nuggets.candidates import clean_statement
 from pyterrier_rag_axioms.nuggets.review import review_table, save_nuggets
+from pyterrier_rag_axioms.tools.text import in_trec_form
 
 TOWER = "What should I know about the Eiffel Tower?"
 PASSAGE = "The Eiffel Tower was completed in 1889 as the entrance arch of the World's Fair."
@@ -26,6 +26,7 @@ TOWER_ANSWERS = {
     "d": "At 330 metres, the Eiffel Tower is the tallest structure in Paris. Its lifts were renewed in the 1980s.",
     "e": "Paris has many museums, such as the Louvre and the Musee d'Orsay.",
 }
+SKY = "why is the daytime sky blue"
 TEA = "Is green tea good for you?"
 TEA_ANSWERS = {
     "p": "Green tea contains antioxidants called catechins. Some people drink it before exercise.",
@@ -94,12 +95,30 @@ def test_what_the_passages_say_and_several_answers_repeat_becomes_a_nugget(extra
     assert not without["nugget"].str.contains("1889").any()  # two answers alone: one other each, too few
 
 
-def test_citation_markers_list_marks_and_hedges_are_taken_off():
-    assert clean_statement("However, it is important to note that the tower is tall [0,1].") == "The tower is tall."
-    assert clean_statement("- **Studies suggest that** regular exercise lowers blood pressure [2]") == (
-        "Regular exercise lowers blood pressure."
+def test_what_most_answers_state_becomes_a_nugget_on_a_topic_with_passages():
+    answers = {
+        "a": "The daytime sky is blue because sunlight is scattered by the molecules of the air. "
+        "Blue light scatters more than red light.",
+        "b": "Rayleigh scattering makes the sky blue: air molecules scatter short blue wavelengths of sunlight "
+        "more strongly than long red ones.",
+        "c": "Sunlight is scattered by air molecules, and blue light is scattered the most, so the sky looks blue [1].",
+        "d": "The sky is blue. It is a nice colour for a sunny day.",
+    }
+    passage = (
+        "Why the daytime sky looks blue. Sunlight reaching the atmosphere is scattered by gas molecules; shorter "
+        "blue wavelengths are scattered more than longer red wavelengths (Rayleigh scattering)."
     )
-    assert clean_statement("In addition, teens sign petitions and") == "Teens sign petitions."
+    nuggets = NuggetExtractor()(topic("sky", SKY, answers, context=[passage]))
+    assert nuggets["nugget"].str.contains("scatter").any()
+    assert not nuggets["nugget"].str.contains("Why|looks blue").any()  # no nugget restates the question
+    assert nuggets["nugget"].map(lambda text: in_trec_form(text, SKY)).all()
+
+
+def test_the_nuggets_are_atomic_and_in_trec_form(extracted, responses):
+    queries = dict(zip(responses["qid"], responses["query"]))
+    for qid, nugget in zip(extracted["qid"], extracted["nugget"]):
+        assert in_trec_form(nugget, queries[qid]), nugget
+        assert len(nugget.split()) <= 15, nugget
 
 
 def test_shuffled_rows_and_split_topics_give_the_same_nuggets(responses, extracted):

@@ -50,6 +50,10 @@ def test_hedges_attributions_citations_source_notes_and_headings_come_off():
     assert texts("Green tea contains catechins (Documents 1, 5).") == ["Green tea contains catechins."]
     assert texts("## Other Uses\nOther Uses: **Baking soda** softens water.") == ["Baking soda softens water."]
     assert texts("Some research has shown.") == []
+    assert texts("However, it is important to note that the tower is tall [0,1].") == ["The tower is tall."]
+    assert texts("- **Studies suggest that** regular exercise lowers blood pressure [2]") == [
+        "Regular exercise lowers blood pressure."
+    ]
 
 
 def test_a_leading_pronoun_takes_the_subject_before_or_the_fact_is_dropped():

@@ -201,7 +201,7 @@ class _Splitter(SyntaxRules):
             pieces = self._pieces(sentence, kept, lead_in if item else None)
             within = self._noun_subject(sentence.root, kept)  # for a pronoun in a later clause
             for piece in pieces[:MAX_FACTS_PER_SENTENCE]:
-                fact = self._fact(piece, source, within)
+                fact = self._fact(self._answer_part(piece), source, within)
                 if fact is not None:
                     facts.setdefault(fact.text, fact)
             self._remember_subject(sentence, kept)
@@ -331,6 +331,20 @@ class _Splitter(SyntaxRules):
         return pieces
 
     # --- one fact ------------------------------------------------------------------------------
+
+    def _answer_part(self, piece: list[int]) -> list[int]:
+        """Where a clause restates the query and gives its reason ("The sky is blue because X"): the
+        reason ("X"); else the clause."""
+        allowed = set(piece)
+        for token in (self.doc[i] for i in piece):
+            marks = {c.i for c in token.children if c.dep_ == "mark" and c.lower_ in ("because", "since", "as")}
+            if token.dep_ != "advcl" or not marks or not self.query_terms:
+                continue
+            reason = subtree(token) & allowed
+            main = _terms(self.analysis, [self.doc[i] for i in allowed - reason])
+            if len(main - self.query_terms - GENERIC_WORDS) < 2 and self.words(sorted(reason)) >= 4:
+                return sorted(reason - marks)
+        return piece
 
     def _fact(self, piece: list[int], source: str, within: _Subject | None) -> AtomicFact | None:
         """The fact of a token set: pronoun resolved (``within``: the subject of the sentence's first
