@@ -8,7 +8,13 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 
-from pyterrier_rag_axioms.cli._errors import USAGE_ERROR_STATUS, error_line, is_input_error
+from pyterrier_rag_axioms.cli._errors import (
+    USAGE_ERROR_STATUS,
+    Terminated,
+    error_line,
+    is_input_error,
+    signals_end_as_errors,
+)
 from pyterrier_rag_axioms.cli._printing import print_note
 from pyterrier_rag_axioms.cli._progress import restore_bars
 from pyterrier_rag_axioms.cli.assign import assign_main
@@ -53,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print_note(command, str(message))
 
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), signals_end_as_errors():
             warnings.showwarning = note  # a warning is one line on stderr, not a source line
             if argv and argv[0] in SUBCOMMANDS:
                 return SUBCOMMANDS[argv[0]](argv[1:])
@@ -61,6 +67,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: one line and the status a shell gives, no traceback
         print(f"{command}: interrupted", file=sys.stderr)
         return INTERRUPTED_STATUS
+    except Terminated as ended:  # SIGTERM or SIGHUP: the same, once the workers are stopped
+        print(f"{command}: {ended}", file=sys.stderr)
+        return ended.status
     except BrokenPipeError:  # the reader of stdout left (`rag-axioms ... | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 0

@@ -115,7 +115,7 @@ def test_ctrl_c_stops_the_workers_and_reaches_the_caller(tmp_path):
         from pyterrier_rag_axioms.processes import map_topics
 
         def work(topics, verbose):
-            print(os.getpid(), flush=True)
+            os.write(1, f"{os.getpid()}\\n".encode())  # one write: the two workers' lines never mix
             time.sleep(60)
 
         try:
