@@ -41,8 +41,12 @@ $(TERRIER_JAR): $(STAMP)
 demo: setup
 	$(LANGUAGETOOL) run -- sh -c '$(BIN)/rag-axioms && $(BIN)/rag-axioms rerank'
 
+# The tests run as on a new machine: the package's caches empty (a fresh XDG_CACHE_HOME, removed
+# afterwards, and no RAG_AXIOMS_CACHE), so that no result leans on what an earlier run built or cached;
+# pip's cache, PyTerrier's home and LanguageTool's jars stay.
 test: setup
-	HF_HUB_OFFLINE=1 $(LANGUAGETOOL) run -- $(BIN)/python -m pytest -q
+	cache=$$(mktemp -d) && trap 'rm -rf "$$cache"' EXIT && \
+	  env -u RAG_AXIOMS_CACHE XDG_CACHE_HOME="$$cache" HF_HUB_OFFLINE=1 $(LANGUAGETOOL) run -- $(BIN)/python -m pytest -q
 
 # The documentation, as HTML in docs/_build/html: MyST Markdown pages and the API reference from the
 # docstrings; offline (no intersphinx), and a warning fails the build.

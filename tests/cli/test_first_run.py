@@ -1,0 +1,36 @@
+"""The first run on a new machine: ``rag-axioms assign`` twice at once on an empty cache, as the README runs it."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from conftest import PROJECT_ROOT
+
+pytest.importorskip("onnxruntime", reason="the assigner's default encoder runs through onnxruntime")
+
+#: What libraries write to stderr (tracebacks, warnings, torch's export notes, progress bars), never the commands.
+LIBRARY_NOISE = re.compile(
+    r"Traceback|Warning:|WARNING|Converting a tensor|Exporting aten|Please consider|Loading weights|it/s\]"
+)
+
+
+def test_two_assign_runs_side_by_side_on_an_empty_cache_agree_and_stay_quiet(tmp_path):
+    environment = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "HF_HUB_OFFLINE": "1",
+                   "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    environment.pop("RAG_AXIOMS_CACHE", None)
+    runs = [
+        subprocess.Popen([sys.executable, "-m", "pyterrier_rag_axioms", "assign"], cwd=tmp_path, env=environment,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    (first_out, first_err), (second_out, second_err) = (run.communicate(timeout=900) for run in runs)
+    assert [run.returncode for run in runs] == [0, 0], (first_err, second_err)
+    assert first_out == second_out and "ldilab_gpt_4o" in first_out
+    assert first_err == second_err and not LIBRARY_NOISE.search(first_err), first_err
+    exports = list((tmp_path / "cache" / "pyterrier-rag-axioms" / "onnx").glob("*/*"))
+    assert sorted(path.name for path in exports) == [
+        ".build.lock", "model-qint8.onnx", "model-qint8.onnx.json", "model.onnx", "model.onnx.json"]
