@@ -202,7 +202,7 @@ def choices_of(owner: Any, name: str) -> tuple[Any, ...]:
     return declared_parameter(owner, name).metadata.get("choices") or ()
 
 
-def _bounds_text(field: dataclasses.Field) -> str:
+def describe_bounds(field: dataclasses.Field) -> str:
     """What a bounded parameter takes, e.g. ``a whole number >= 1`` or ``a number from 0 to 1``."""
     least, most, whole = field.metadata["bounds"]
     kind = "a whole number" if whole else "a number"
@@ -211,19 +211,25 @@ def _bounds_text(field: dataclasses.Field) -> str:
     return kind + (f" >= {least:g}" if least is not None else "") + (f" <= {most:g}" if most is not None else "")
 
 
+def within_bounds(field: dataclasses.Field, value: Any) -> bool:
+    """Whether ``value`` is a number (a whole one where declared) within the bounds of ``field``."""
+    least, most, whole = field.metadata["bounds"]
+    return (
+        not isinstance(value, bool)
+        and isinstance(value, numbers.Integral if whole else numbers.Real)
+        and (least is None or value >= least)
+        and (most is None or value <= most)
+    )
+
+
 def _check_argument(owner: Any, field: dataclasses.Field, value: Any, label: str) -> None:
     choices = field.metadata.get("choices")
     if choices is not None:
         check_choice(value, choices, label, field.name)
     bounds = field.metadata.get("bounds")
-    if bounds is not None and not (value is None and field.default is None):
-        least, most, whole = bounds
-        kind = numbers.Integral if whole else numbers.Real
-        if isinstance(value, bool) or not isinstance(value, kind) or not (
-            (least is None or value >= least) and (most is None or value <= most)
-        ):
-            optional = " or None" if field.default is None else ""
-            raise ValueError(f"{label}: {field.name} must be {_bounds_text(field)}{optional}, not {value!r}")
+    if bounds is not None and not (value is None and field.default is None) and not within_bounds(field, value):
+        optional = " or None" if field.default is None else ""
+        raise ValueError(f"{label}: {field.name} must be {describe_bounds(field)}{optional}, not {value!r}")
     check = field.metadata.get("check")
     if check is not None:
         check(owner, value)

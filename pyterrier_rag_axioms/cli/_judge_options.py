@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from pyterrier_rag_axioms import registry
 from pyterrier_rag_axioms.cli._cache_option import add_cache_option
+from pyterrier_rag_axioms.cli._declared_option import add_declared_option, given_options
 from pyterrier_rag_axioms.cli._errors import CommandLineError
 from pyterrier_rag_axioms.cli._progress import add_progress_options
 from pyterrier_rag_axioms.tools.text.aspects import ASPECT_NAMES
@@ -121,10 +122,11 @@ def add_judge_options(
         help="how the axioms' preferences are combined (default: majority; cascade asks them in the given order)",
     )
     parser.add_argument("--weights", help="comma-separated weights, one per axiom, for --combine weighted")
-    parser.add_argument(
-        "--min-decisive-share",
-        type=float,
-        help="for --combine majority: the least share of axioms that must prefer a response (default: 0.5)",
+    from pyterrier_rag_axioms.aggregation import MajorityVote
+
+    add_declared_option(
+        parser, MajorityVote, "min_decisive_share", given_only=True,
+        help="for --combine majority: the least share of axioms that must prefer a response",
     )
     add_axiom_tool_options(parser)
 
@@ -138,13 +140,12 @@ def add_axiom_tool_options(parser: argparse.ArgumentParser, *, languagetool_note
         f"http://127.0.0.1:8081{languagetool_note})",
     )
     from pyterrier_rag_axioms.axioms.coverage.aspects import AspectAxiom
-    from pyterrier_rag_axioms.declaration import declared_parameter
 
     readers = ", ".join(sorted(name for name, cls in registry.AXIOMS.items() if issubclass(cls, AspectAxiom)))
-    parser.add_argument(
-        "--aspects", default=declared_parameter(AspectAxiom, "aspects").default, choices=ASPECT_NAMES,
+    add_declared_option(
+        parser, AspectAxiom, "aspects", choices=ASPECT_NAMES,
         help=f"what the aspect axioms ({readers}) count as a response's aspects: spaCy's noun chunks without "
-        "pronouns (default: %(default)s), with pronouns, or named entities",
+        "pronouns, with pronouns, or named entities",
     )
     add_progress_options(parser)
     add_model_option(parser)
@@ -174,8 +175,7 @@ def combined_axioms(args: argparse.Namespace, *, default_axioms: Sequence[str]) 
                 raise CommandLineError(f"--weights must be numbers, not {args.weights!r}") from None
         return WeightedSum(*axioms, weights=weights, verbose=args.verbose)
     if combine == "majority":
-        share = 0.5 if args.min_decisive_share is None else args.min_decisive_share
-        return MajorityVote(*axioms, min_decisive_share=share, verbose=args.verbose)
+        return MajorityVote(*axioms, **given_options(args, "min_decisive_share"), verbose=args.verbose)
     return COMBINATORS[combine](*axioms, verbose=args.verbose)
 
 

@@ -6,23 +6,16 @@ from __future__ import annotations
 
 import argparse
 
-
-def _process_count(value: str) -> int:
-    try:
-        count = int(value)
-    except ValueError:
-        count = 0
-    if count < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, not {value!r}")
-    return count
+from pyterrier_rag_axioms.cli._declared_option import add_declared_option
 
 
 def add_processes_option(parser: argparse.ArgumentParser) -> None:
-    """The ``--processes N`` option (default: ``None``, the cores this process may use, at most 4)."""
-    parser.add_argument(
-        "--processes",
-        metavar="N",
-        type=_process_count,
-        help="worker processes, each on whole topics, with the same results "
-        "(default: the cores this process may use, at most 4; 1: this process alone)",
+    """The ``--processes N`` option, as the transformers that work topic by topic declare ``processes``."""
+    from pyterrier_rag_axioms.nuggets import NuggetAssigner
+    from pyterrier_rag_axioms.processes import MAX_PROCESSES
+
+    add_declared_option(
+        parser, NuggetAssigner, "processes", metavar="N",
+        help="worker processes, each on whole topics, with the same results",
+        default_text=f"the cores this process may use, at most {MAX_PROCESSES}; 1: this process alone",
     )

@@ -19,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from pyterrier_rag_axioms.cli._cache_option import add_cache_option, use_cache_option
+from pyterrier_rag_axioms.cli._declared_option import add_declared_option
 from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
 from pyterrier_rag_axioms.cli._printing import print_note
 from pyterrier_rag_axioms.cli._processes_option import add_processes_option
@@ -54,9 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="assignments by people (nuggetizer's assign format, e.g. NIST's): print both rankings with Kendall's "
         "tau, its bootstrap interval over topics and tau within each topic",
     )
-    parser.add_argument(
-        "--confidence", type=float, default=0.95,
-        help="with --manual: level of tau's bootstrap interval over topics (default: %(default)s)",
+    from pyterrier_rag_axioms.evaluation.comparison import compare_nugget_rankings
+
+    add_declared_option(
+        parser, compare_nugget_rankings, "confidence",
+        help="with --manual: level of tau's bootstrap interval over topics",
     )
     parser.add_argument("--topics", metavar="FILE", help="topics file (qid<TAB>query) for lines without 'topic'")
     parser.add_argument("--model", metavar="FILE", help="a fitted nugget model (JSON; default: the shipped one)")

@@ -6,6 +6,7 @@ import datetime
 from collections.abc import Sequence
 
 from pyterrier_rag_axioms.cli._cache_option import add_cache_option, cache_directory
+from pyterrier_rag_axioms.cli._declared_option import add_declared_option
 from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
 
 
@@ -41,11 +42,11 @@ def cache_main(argv: Sequence[str]) -> int:
     )
     add_cache_option(parser)
     parser.add_argument("--prune", action="store_true", help="remove the entries of namespaces not used lately")
+    from pyterrier_rag_axioms.tools.cache_upkeep import prune
+
+    add_declared_option(parser, prune, "unused_days", help="with --prune: days without use")
     parser.add_argument(
-        "--unused-days", type=float, default=30.0, help="with --prune: days without use (default: %(default)s)"
-    )
-    parser.add_argument(
-        "--outputs-in", metavar="DIR", action="append", default=[],
+        "--outputs-in", metavar="DIR", action="append",
         help="with --prune: also remove the hidden .partial-* files a killed write left in DIR (and in the cache "
         "directory), those untouched for an hour; may be given more than once",
     )
@@ -68,7 +69,7 @@ def cache_main(argv: Sequence[str]) -> int:
     if args.prune:
         namespaces, entries = prune(directory, unused_days=args.unused_days)
         print(f"Removed {entries} entries of {namespaces} namespaces not used for {args.unused_days:g} days.")
-        _prune_partial_files([directory, *args.outputs_in])
+        _prune_partial_files([directory, *(args.outputs_in or [])])
     records = summary(directory)
     size = path.stat().st_size if path.exists() else 0
     print(f"{path} ({source}): {sum(r['entries'] for r in records)} entries, {size / 1e6:.1f} MB on disk")

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from pyterrier_rag_axioms.cli._cache_option import add_cache_option, use_cache_option
+from pyterrier_rag_axioms.cli._declared_option import add_declared_option
 from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
 from pyterrier_rag_axioms.cli._printing import printable
 from pyterrier_rag_axioms.cli._processes_option import add_processes_option
@@ -35,12 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("runs", nargs="+", metavar="RUN", help="TREC 2024 RAG run file(s) (JSON lines, gzip or not)")
     parser.add_argument("--output", metavar="FILE", required=True, help="the nugget file to write (JSON lines)")
     parser.add_argument("--topics", metavar="FILE", help="topics file (qid<TAB>query) for lines without 'topic'")
-    from pyterrier_rag_axioms.declaration import declared_parameter
     from pyterrier_rag_axioms.nuggets import NuggetExtractor
 
-    most = declared_parameter(NuggetExtractor, "max_nuggets").default
-    parser.add_argument("--max-nuggets", metavar="N", type=int, default=most,
-                        help="most nuggets per topic (default: %(default)s)")
+    add_declared_option(parser, NuggetExtractor, "max_nuggets", metavar="N", help="most nuggets per topic")
     parser.add_argument("--sentence-model", metavar="NAME", help="sentence-transformers model name or path")
     add_progress_options(parser)
     add_cache_option(parser)
@@ -92,8 +90,6 @@ def nuggetize_main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     resolve_progress(args)
     checked_output(args.output, [*args.runs, args.topics])
-    if args.max_nuggets < 1:
-        raise CommandLineError(f"--max-nuggets must be at least 1, not {args.max_nuggets}")
     use_cache_option(args)
 
     from pyterrier_rag_axioms.nuggets import NuggetExtractor

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from pyterrier_rag_axioms import registry
 from pyterrier_rag_axioms.cli._cache_option import use_cache_option
+from pyterrier_rag_axioms.cli._declared_option import add_declared_option, given_options
 from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
 from pyterrier_rag_axioms.cli._judge_options import add_judge_options, preference_source
 from pyterrier_rag_axioms.cli._printing import printable, shorten
@@ -44,15 +44,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="response file (JSONL, TSV or Parquet), TREC 2024 RAG run file or assignment file (default: the shipped "
         "sample)",
     )
-    parser.add_argument("--method", default="kwiksort", choices=list(registry.RANKERS), help="ranking method")
-    parser.add_argument(
-        "--pivot", choices=list(registry.PIVOT_RULES), help="KwikSort's pivot (default: random)"
-    )
-    parser.add_argument("--seed", type=int, help="seed of KwikSort's random pivots (default: 0)")
+    from pyterrier_rag_axioms.reranking import AxiomaticReranker
+
+    add_declared_option(parser, AxiomaticReranker, "method", help="ranking method")
+    add_declared_option(parser, AxiomaticReranker, "pivot", help="KwikSort's pivot", given_only=True)
+    add_declared_option(parser, AxiomaticReranker, "seed", help="seed of KwikSort's random pivots", given_only=True)
     parser.add_argument(
         "--output", help="save the ranking: a TREC run file (.run, .txt, .trec) or a frame (.jsonl, .tsv, .parquet)"
     )
-    parser.add_argument("--run-name", default="rag-axioms", help="run name in a TREC run file (default: %(default)s)")
+    add_declared_option(parser, write_ranking, "run_name", help="run name in a TREC run file")
     add_judge_options(parser, default_axioms=DEFAULT_RERANK_AXIOMS)
     return parser
 
@@ -69,16 +69,11 @@ def rerank_main(argv: Sequence[str]) -> int:
     use_cache_option(args)
     if args.output:
         check_output(args.output, run_name=args.run_name, inputs=[args.input or SAMPLE_PATH, args.model])
-    if args.method != "kwiksort" and (args.pivot or args.seed is not None):
+    kwiksort = given_options(args, "pivot", "seed")
+    if args.method != "kwiksort" and kwiksort:
         raise CommandLineError(f"--pivot and --seed are KwikSort's: leave them out with --method {args.method}")
     source = preference_source(args, default_axioms=DEFAULT_RERANK_AXIOMS)
-    reranker = AxiomaticReranker(
-        source,
-        method=args.method,
-        pivot=args.pivot or "random",
-        seed=0 if args.seed is None else args.seed,
-        verbose=args.verbose,
-    )
+    reranker = AxiomaticReranker(source, method=args.method, **kwiksort, verbose=args.verbose)
 
     raw = read_response_input([args.input])
     responses = response_frame(raw)

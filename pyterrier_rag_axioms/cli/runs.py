@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from pyterrier_rag_axioms.cli._cache_option import use_cache_option
+from pyterrier_rag_axioms.cli._declared_option import add_declared_option
 from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
 from pyterrier_rag_axioms.cli._judge_options import add_judge_options, preference_source
 from pyterrier_rag_axioms.cli._printing import print_note, printable
@@ -56,11 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="TREC 2024 RAG nugget assignments (JSONL): each run's mean nugget score and Kendall's tau",
     )
-    parser.add_argument(
-        "--confidence",
-        type=float,
-        default=0.95,
-        help="level of tau's bootstrap interval over topics (default: %(default)s)",
+    from pyterrier_rag_axioms.evaluation.comparison import compare_nugget_rankings
+
+    add_declared_option(
+        parser, compare_nugget_rankings, "confidence", help="level of tau's bootstrap interval over topics"
     )
     parser.add_argument(
         "--ranking",

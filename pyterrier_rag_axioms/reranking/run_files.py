@@ -60,7 +60,7 @@ def check_trec_ids(frame: pd.DataFrame, path: str | Path) -> None:
                 )
 
 
-def write_ranking(ranking: pd.DataFrame, path: str | Path, *, run_name: str) -> None:
+def write_ranking(ranking: pd.DataFrame, path: str | Path, *, run_name: str = "rag-axioms") -> None:
     """Write a result frame as a TREC run file (``.run``, ``.txt``, ``.trec``) or as JSONL, TSV or Parquet, atomically.
 
     Raises:

@@ -52,7 +52,7 @@ def test_cli_reports_bad_input_on_one_line(tmp_path, capsys):
     ])
     _assert_one_line_error(*_run([str(bad), "--axioms", "CORR1"], capsys)[::2], "bad.jsonl:2: column 'context'")
     _assert_one_line_error(*_run(["rerank", str(bad)], capsys)[::2], "rag-axioms rerank: error: ", "bad.jsonl:2:")
-    _assert_one_line_error(*_run(["rerank", "--seed", "-1"], capsys)[::2], "seed must be a whole number >= 0")
+    _assert_one_line_error(*_run(["rerank", "--seed", "-1"], capsys)[::2], "--seed: must be a whole number >= 0")
 
 
 def test_cli_checks_the_output_format_before_judging(tmp_path, capsys):
@@ -114,9 +114,14 @@ def test_cli_errors_name_the_option_or_column_on_one_line(tmp_path, capsys):
     _assert_one_line_error(*_run([str(source), "--axioms", "TREC_RAG_NUGGET"], capsys)[::2],
                            "TREC_RAG_NUGGET is an oracle axiom")
     status, err = _run(["rerank", str(source), "--seed", "1.5"], capsys)[::2]
-    _assert_one_line_error(status, err, "rag-axioms rerank: error: argument --seed: invalid int value")
+    _assert_one_line_error(status, err, "rag-axioms rerank: error: argument --seed: must be a whole number >= 0, "
+                                        "not '1.5'")
+    _assert_one_line_error(*_run(["rerank", str(source), "--min-decisive-share", "5"], capsys)[::2],
+                           "argument --min-decisive-share: must be a number from 0 to 1, not '5'")
+    _assert_one_line_error(*_run(["rerank", str(source), "--pivot", "p"], capsys)[::2],
+                           "argument --pivot: invalid choice: 'p'")
     _assert_one_line_error(*_run([str(source), "--bogus"], capsys)[::2], "unrecognized arguments: --bogus")
-    _assert_one_line_error(*_run(["rerank", str(source), "--model", "nuggets", "--min-decisive-share", "5"],
+    _assert_one_line_error(*_run(["rerank", str(source), "--model", "nuggets", "--min-decisive-share", "0.5"],
                                  capsys)[::2], "leave out --axioms, --combine, --weights and --min-decisive-share")
     _assert_one_line_error(*_run(["rerank", str(source), "--axioms", "LEN1", "--combine", "cascade",
                                   "--min-decisive-share", "0.3"], capsys)[::2],
