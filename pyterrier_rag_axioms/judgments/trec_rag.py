@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 import pandas as pd
@@ -36,7 +36,7 @@ NuggetScoreType = Literal["all", "vital", "weighted"]
 
 #: The nugget score types of the TREC 2024 RAG track: all nuggets, vital nuggets only, or vital
 #: nuggets weighted 1 and okay nuggets weighted 0.5.
-NUGGET_SCORE_TYPES: tuple[str, ...] = ("all", "vital", "weighted")
+NUGGET_SCORE_TYPES: tuple[str, ...] = get_args(NuggetScoreType)
 
 #: How much a nugget assignment counts; ``partial_support`` counts 0 when scoring strictly.
 NUGGET_ASSIGNMENT_SCORES: dict[str, float] = {"support": 1.0, "partial_support": 0.5, "not_support": 0.0}

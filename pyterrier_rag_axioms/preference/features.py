@@ -4,7 +4,7 @@ them by name and transforming their values."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 
@@ -19,7 +19,7 @@ from pyterrier_rag_axioms.tools.embeddings.similarity import (
 )
 
 Transform = Literal["signed_log1p", "identity"]
-TRANSFORMS: tuple[str, ...] = ("signed_log1p", "identity")
+TRANSFORMS: tuple[str, ...] = get_args(Transform)
 #: The encoders a model may compute its embedding features with (``PreferenceModel.encoder``).
 ENCODERS: tuple[str, ...] = BACKENDS
 

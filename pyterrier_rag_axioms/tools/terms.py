@@ -20,7 +20,7 @@ import importlib.metadata
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, get_args
 
 import numpy as np
 
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 #: How a token becomes a term: its lower-cased spaCy lemma, or the Porter stem of its lower-cased text.
 Stemmer = Literal["lemma", "porter"]
-STEMMERS: tuple[str, ...] = ("lemma", "porter")
+STEMMERS: tuple[str, ...] = get_args(Stemmer)
 
 
 class TermProfile:

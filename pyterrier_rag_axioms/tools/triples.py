@@ -29,14 +29,14 @@ Triples are read per sentence of the analysis (lines and list items are sentence
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple, get_args
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
 #: The rule sets of :func:`subject_verb_object_triples`.
 TripleRules = Literal["reference", "broad"]
-TRIPLE_RULES: tuple[str, ...] = ("reference", "broad")
+TRIPLE_RULES: tuple[str, ...] = get_args(TripleRules)
 
 
 class Triple(NamedTuple):
