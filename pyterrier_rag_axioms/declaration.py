@@ -1,30 +1,26 @@
 """The one declaration of a configurable object's parameters, read by everything that needs them.
 
-To declare, decorate the class with :func:`parameters` and give each constructor parameter as an
-annotated class attribute whose default is :func:`parameter`, with its role and, where it has
-them, its allowed choices::
+Decorate the class with :func:`parameters` and give each constructor parameter as an annotated class
+attribute whose default is :func:`parameter`, with its role, choices, bounds and resolver::
 
     @parameters
     class Example(FeatureAxiom):
         #: How many words a sentence needs.
-        min_words: int = parameter(3)
+        min_words: int = parameter(3, whole=True, at_least=1)
         #: How terms are reduced (checked against the choices).
         stemmer: str = parameter("lemma", choices=("lemma", "porter"))
         #: The spaCy analyzer, a tool named by its model.
         analyzer: TextAnalyzer | str | None = parameter(None, role=TOOL, resolve=resolve_tool(resolve_text_analyzer))
 
-The roles are :data:`VALUE` (changes what the object computes; in its value key and saved),
-:data:`DECISION` (changes only how computed values become a decision, e.g. a margin; saved),
-:data:`PRESENTATION` (the column name, saved; progress bars, declared ``hidden``) and :data:`TOOL`
-(a model, analyzer or server: shown and saved by the name or path that resolves to it, refused at
-saving where none does). The declaration builds the constructor (a declared class writes no
-``__init__``): it takes the positional (``positional``) and variadic (``variadic``, e.g. a combinator's
-``*members``) parameters, then the others by keyword, stores each argument under its name, checks it
-against its declared choices and bounds (``at_least``, ``at_most``, ``whole``) and its ``check``, then
-resolves it (``resolve``) and last calls ``__post_init__`` for derived state. ``repr``
-(:func:`declared_repr`), copying (:func:`replaced`), saving (:func:`saved_arguments`), value keys
-(:func:`keyed_parameters`), argument checks (:func:`check_arguments`) and the command line's options
-(:mod:`pyterrier_rag_axioms.cli._declared_option`) all read this one list.
+The roles are :data:`VALUE` (changes what the object computes; in its value key and saved), :data:`DECISION`
+(only how values become a decision, e.g. a margin; saved), :data:`PRESENTATION` (the column name, saved;
+progress bars, declared ``hidden``) and :data:`TOOL` (a model, analyzer or server: shown and saved by the
+name or path that resolves to it). The declaration builds the constructor (a declared class writes no
+``__init__``): positional, then variadic (a combinator's ``*members``), then keyword parameters; it stores
+each argument under its name, checks them all (choices, bounds, ``check``), resolves them (``resolve``) and
+last calls ``__post_init__`` for derived state. ``repr`` (:func:`declared_repr`), copies (:func:`replaced`),
+files (:func:`saved_arguments`), value keys (:func:`keyed_parameters`), argument checks
+(:func:`check_arguments`) and the command line (:mod:`pyterrier_rag_axioms.cli._declared_option`) read it.
 """
 
 from __future__ import annotations
@@ -90,19 +86,15 @@ def parameter(
         default: the default argument (:data:`REQUIRED`: none).
         role: :data:`VALUE` (default), :data:`DECISION`, :data:`PRESENTATION` or :data:`TOOL`.
         choices: the allowed arguments, checked when the object is built and offered by the command line.
-        at_least: the least number allowed (the argument must then be a number; ``None`` only where
-            that is the default).
-        at_most: the largest number allowed.
-        whole: the argument must be a whole number.
-        check: ``check(owner, argument)`` raises for an argument the bounds cannot describe (run
-            with the other checks, before any is resolved).
+        at_least, at_most, whole: a number argument's bounds (and whether it must be whole; ``None``
+            passes only where it is the default), checked when the object is built and by the command line.
+        check: ``check(owner, argument)`` raises for an argument the bounds cannot describe (before any is resolved).
         resolve: ``resolve(owner, argument)`` gives the value stored under the parameter's name
             (e.g. a shared tool for a model name); applied once, after all arguments are set.
         shown: how the stored value shows in ``repr`` and files (default: itself; a tool: its name).
         always_shown: show the value in ``repr`` even where it is the default's.
         hidden: never shown nor saved (e.g. ``verbose``); still copied.
-        keyed: whether the parameter is part of the object's value key (default: value
-            parameters and tools).
+        keyed: whether the parameter is part of the object's value key (default: values and tools).
         positional: given positionally (shown without its name).
         variadic: the ``*members`` of the constructor (each shown and given positionally).
         init: ``False`` for a field the constructor does not take (fixed by the class).
@@ -126,11 +118,9 @@ def parameter(
 
 
 def parameters(cls: type[T] | None = None, /, *, frozen: bool = False, eq: bool = False) -> Any:
-    """Declare a class's annotated attributes as its constructor parameters, stored under their own
-    names: the declaration builds the constructor (see the module), so the class defines none.
-
-    ``@parameters(frozen=True, eq=True)`` declares a value object: its fields cannot be set after
-    construction, and two objects with equal fields are equal (and hash alike)."""
+    """Declare a class's annotated attributes as its constructor parameters; the declaration builds the
+    constructor (see the module). ``@parameters(frozen=True, eq=True)`` declares a value object: its fields
+    cannot be set after construction, and objects with equal fields are equal (and hash alike)."""
 
     def declare(cls: type[T]) -> type[T]:
         if "__init__" in cls.__dict__:
@@ -170,9 +160,8 @@ def _constructor(cls: type) -> Callable[..., None]:
             value = arguments.arguments[field.name]
             object.__setattr__(self, field.name, tuple(value) if field.metadata.get("variadic") else value)
         resolve_parameters(self)
-        post_init = getattr(self, "__post_init__", None)
-        if post_init is not None:
-            post_init()
+        if hasattr(self, "__post_init__"):
+            self.__post_init__()
 
     __init__.__signature__ = signature  # type: ignore[attr-defined]
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
@@ -214,12 +203,8 @@ def describe_bounds(field: dataclasses.Field) -> str:
 def within_bounds(field: dataclasses.Field, value: Any) -> bool:
     """Whether ``value`` is a number (a whole one where declared) within the bounds of ``field``."""
     least, most, whole = field.metadata["bounds"]
-    return (
-        not isinstance(value, bool)
-        and isinstance(value, numbers.Integral if whole else numbers.Real)
-        and (least is None or value >= least)
-        and (most is None or value <= most)
-    )
+    number = not isinstance(value, bool) and isinstance(value, numbers.Integral if whole else numbers.Real)
+    return number and (least is None or value >= least) and (most is None or value <= most)
 
 
 def _check_argument(owner: Any, field: dataclasses.Field, value: Any, label: str) -> None:
@@ -243,9 +228,8 @@ def check_arguments(owner: Any, label: str | None = None, **arguments: Any) -> N
 
 
 def resolve_parameters(owner: Any) -> None:
-    """Check each argument against its declared choices, bounds and check, then replace each by its
-    resolved value (see :func:`parameter`): every check comes first, so a resolver may read any checked
-    argument (a default column name its score type, say). The declared constructor calls it."""
+    """Check every argument (choices, bounds, ``check``), then replace each by its resolved value (see
+    :func:`parameter`), so a resolver may read any checked argument. The declared constructor calls it."""
     for field in declared(owner):
         _check_argument(owner, field, getattr(owner, field.name), _label(owner))
     for field in declared(owner):
@@ -278,9 +262,8 @@ def _shown(owner: Any, field: dataclasses.Field, value: Any) -> Any:
 
 
 def shown_source(source: Any) -> Any:
-    """How a frame-or-file argument shows in ``repr`` and is compared (a ``shown=`` of :func:`parameter`):
-    a frame as ``'<frame>'`` (it has no name to evaluate back to), a path as its text, anything else
-    (``None``, a model) as itself."""
+    """How a frame-or-file argument shows in ``repr`` and is compared (a ``shown=``): a frame as ``'<frame>'``
+    (it has no name to evaluate back to), a path as its text, anything else (``None``, a model) as itself."""
     if isinstance(source, pd.DataFrame):
         return "<frame>"
     return str(source) if isinstance(source, str | Path) else source
@@ -301,8 +284,8 @@ def same(value: Any, other: Any) -> bool:
 
 
 def same_parameters(first: Any, second: Any) -> bool:
-    """Whether two objects are of one class with the same declared parameters (``verbose`` and the like
-    aside), compared as stored or as shown (an aspect extraction by its name, a tool by its name)."""
+    """Whether two objects are of one class with the same declared parameters (hidden ones aside),
+    compared as stored or as shown (an aspect extraction or a tool by its name)."""
     if type(first) is not type(second):
         return False
     for field in declared(first):
@@ -315,11 +298,8 @@ def same_parameters(first: Any, second: Any) -> bool:
 
 
 def tool_argument(owner: Any, field: dataclasses.Field, tool: Any) -> Any:
-    """The argument (``None`` for the default, a model name, path or URL) that resolves to ``tool``.
-
-    Raises:
-        UnnamedToolError: no argument resolves to a tool of the same class and configuration.
-    """
+    """The argument (``None`` for the default, a model name, path or URL) that resolves to ``tool``
+    (``UnnamedToolError`` where none resolves to a tool of the same class and configuration)."""
     if tool is None or isinstance(tool, str | Path):
         return None if tool is None else str(tool)
     resolve = field.metadata.get("resolve")
@@ -347,10 +327,8 @@ def tool_argument(owner: Any, field: dataclasses.Field, tool: Any) -> Any:
 
 def _json_ready(value: Any, where: str) -> Any:
     """``value`` as JSON (strings, numbers, booleans, None, lists and string-keyed objects of them)."""
-    if value is None or isinstance(value, str | bool | int | float):
-        return value
-    if isinstance(value, Path):
-        return str(value)
+    if value is None or isinstance(value, str | bool | int | float | Path):
+        return str(value) if isinstance(value, Path) else value
     if isinstance(value, tuple | list):
         return [_json_ready(item, where) for item in value]
     if isinstance(value, dict) and all(isinstance(key, str) for key in value):
@@ -359,10 +337,8 @@ def _json_ready(value: Any, where: str) -> Any:
 
 
 def saved_arguments(owner: Any, *, leave_out: Iterable[str] = ()) -> dict[str, Any]:
-    """The declared arguments of ``owner`` that differ from their defaults, ready for JSON.
-
-    Tools are given by the name or path that resolves to them; hidden parameters (``verbose``)
-    and those in ``leave_out`` are left out.
+    """The declared arguments of ``owner`` that differ from their defaults, ready for JSON: tools by the
+    name or path that resolves to them; hidden parameters (``verbose``) and ``leave_out`` left out.
 
     Raises:
         UnnamedToolError: a tool was built in memory and has no name.
@@ -383,28 +359,15 @@ def saved_arguments(owner: Any, *, leave_out: Iterable[str] = ()) -> dict[str, A
     return saved
 
 
-def constructor_arguments(owner: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
-    """The positional and keyword arguments that build a copy of ``owner`` (the stored values)."""
-    positional: list[Any] = []
-    keywords: dict[str, Any] = {}
-    for field in declared(owner):
-        value = getattr(owner, field.name)
-        if field.metadata.get("variadic"):
-            positional.extend(value)
-        elif field.metadata.get("positional"):
-            positional.append(value)
-        else:
-            keywords[field.name] = value
-    return tuple(positional), keywords
-
-
 def replaced(owner: T, **changes: Any) -> T:
-    """A copy of ``owner`` built from its declared parameters, with ``changes``."""
-    positional, keywords = constructor_arguments(owner)
-    unknown = sorted(set(changes) - set(keywords))
+    """A copy of ``owner`` built from its declared parameters, with ``changes`` (by PyTerrier's
+    ``pt.inspect.transformer_apply_attributes``, which reads the declared constructor)."""
+    import pyterrier as pt
+
+    unknown = sorted(set(changes) - {field.name for field in declared(owner)})
     if unknown:
         raise TypeError(f"{_label(owner)} has no keyword parameter {unknown[0]!r}")
-    return type(owner)(*positional, **{**keywords, **changes})
+    return pt.inspect.transformer_apply_attributes(owner, **changes)  # type: ignore[arg-type, return-value]
 
 
 def declared_repr(owner: Any, label: str | None = None) -> str:
@@ -431,6 +394,5 @@ def declared_repr(owner: Any, label: str | None = None) -> str:
 
 
 def keyed_parameters(owner: Any) -> dict[str, str]:
-    """The parameters that change what ``owner`` computes (see ``keyed`` of :func:`parameter`), as
-    ``repr`` of the stored values."""
+    """The parameters that change what ``owner`` computes (``keyed`` of :func:`parameter`), as ``repr``."""
     return {field.name: repr(getattr(owner, field.name)) for field in declared(owner) if field.metadata.get("keyed")}

@@ -10,7 +10,14 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pyterrier_rag_axioms.declaration import REQUIRED, declared_parameter, declares, describe_bounds, within_bounds
+from pyterrier_rag_axioms.declaration import (
+    REQUIRED,
+    choices_of,
+    declared_parameter,
+    declares,
+    describe_bounds,
+    within_bounds,
+)
 
 
 def declared_default(owner: Any, name: str) -> Any:
@@ -43,7 +50,7 @@ def _number_type(owner: Any, name: str, default: Any) -> Callable[[str], Any] | 
 
 
 def add_declared_option(
-    parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+    parser: argparse.ArgumentParser,
     owner: Any,
     name: str,
     *,
@@ -65,7 +72,7 @@ def add_declared_option(
     default = declared_default(owner, name)
     options: dict[str, Any] = {"metavar": metavar}
     if choices is None and declares(owner, name):
-        choices = declared_parameter(owner, name).metadata.get("choices")
+        choices = choices_of(owner, name)
     if choices:
         options["choices"] = list(choices)
     number = _number_type(owner, name, default)
