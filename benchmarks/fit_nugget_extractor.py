@@ -10,14 +10,18 @@ and per-topic tau). Reported, against the human All scores (partial support 0.5)
 
 - run tau: Kendall's tau of the runs' mean automatic All scores against their mean human ones;
 - pair concordance: over the pairs of a topic's answers that both scores order, the share ordered alike;
-- per-topic tau: Kendall's tau of a topic's answers, mean over topics.
+- per-topic tau: Kendall's tau of a topic's answers, mean over topics;
+- the nuggets' form: the share in TREC's form (:func:`~pyterrier_rag_axioms.tools.text.trec_form_problems`),
+  their mean length in words, the share that is vital and the mean count per topic;
+- length tau: Kendall's tau of a topic's scores with its answers' length in words, mean over topics
+  (the human All scores' beside it).
 
 Beside it: the crude extractor (whole sentences, cosine >= 0.7, 20 nuggets, no credit for a
 nugget taken from the run's own answer) and the assigner on the human nuggets.
 
-Usage: ``.venv/bin/python benchmarks/fit_nugget_extractor.py`` (about three minutes and 165 s of CPU
-on two shared cores: each text is parsed and embedded once for the whole grid; set
-``RAG_AXIOMS_CACHE`` to keep parses and embeddings between runs). No options.
+Usage: ``.venv/bin/python benchmarks/fit_nugget_extractor.py`` (minutes on two shared cores: each
+text is parsed and embedded once for the whole grid; set ``RAG_AXIOMS_CACHE`` to keep parses and
+embeddings between runs). No options.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from scipy.stats import kendalltau  # noqa: E402
 from pyterrier_rag_axioms.judgments import load_nugget_assignments, nugget_scores  # noqa: E402
 from pyterrier_rag_axioms.nuggets import NuggetAssigner, NuggetExtractor, fit_nugget_model  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings.similarity import sentence_similarity  # noqa: E402
-from pyterrier_rag_axioms.tools.text import CITATION_PATTERN, text_analyzer  # noqa: E402
+from pyterrier_rag_axioms.tools.text import CITATION_PATTERN, in_trec_form, text_analyzer  # noqa: E402
 
 DATA = DEV_DATA
 ASSIGNMENTS = DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl"
@@ -80,9 +84,14 @@ def assigned_scores(nuggets: pd.DataFrame, responses: pd.DataFrame, models: dict
     return frame.assign(assignment=assignment)
 
 
+def kept_nuggets(nuggets: pd.DataFrame, cap: int, min_support: int) -> pd.DataFrame:
+    """A topic's first ``cap`` nuggets with support >= ``min_support`` (besides the answer drawn from)."""
+    return nuggets[(nuggets["nugget_id"].astype(int) < cap) & (nuggets["support"] - 1 >= min_support)]
+
+
 def all_scores(assigned: pd.DataFrame, nuggets: pd.DataFrame, cap: int, min_support: int) -> pd.DataFrame:
     """The All score of every answer over a topic's first ``cap`` nuggets with support >= ``min_support``."""
-    kept = nuggets[(nuggets["nugget_id"].astype(int) < cap) & (nuggets["support"] - 1 >= min_support)]
+    kept = kept_nuggets(nuggets, cap, min_support)
     chosen = assigned.merge(kept[["qid", "nugget_id"]], on=["qid", "nugget_id"])
     scores = nugget_scores(chosen) if len(chosen) else pd.DataFrame(columns=["qid", "docno", "score"])
     everyone = assigned[["qid", "docno"]].drop_duplicates()
@@ -110,6 +119,25 @@ def figures(automatic: pd.DataFrame, human: pd.DataFrame, topics=None) -> dict[s
         "pair_concordance": concordant / decisive if decisive else float("nan"),
         "topic_tau": float(np.mean(taus)),
     }
+
+
+def nugget_shape(nuggets: pd.DataFrame, queries: dict[str, str]) -> dict[str, float]:
+    """The share of nuggets in TREC's form, their mean words, the vital share and the mean count per topic."""
+    form = [in_trec_form(text, queries[qid]) for qid, text in zip(nuggets["qid"], nuggets["nugget"])]
+    return {
+        "in_form": float(np.mean(form)) if form else float("nan"),
+        "words": float(nuggets["nugget"].str.split().str.len().mean()),
+        "vital": float((nuggets["importance"] == "vital").mean()),
+        "per_topic": float(nuggets.groupby("qid").size().reindex(list(queries), fill_value=0).mean()),
+    }
+
+
+def length_tau(scores: pd.DataFrame, responses: pd.DataFrame) -> float:
+    """Kendall's tau of a topic's scores with its answers' length in words, mean over topics."""
+    lengths = responses.assign(length=responses["response"].str.split().str.len())[["qid", "docno", "length"]]
+    both = scores.merge(lengths, on=["qid", "docno"])
+    taus = [kendalltau(group["score"], group["length"]).statistic for _, group in both.groupby("qid")]
+    return float(np.nanmean(taus))
 
 
 def crude_nuggets(responses: pd.DataFrame) -> pd.DataFrame:
@@ -170,31 +198,40 @@ def main(argv: list[str] | None = None) -> None:
     models = held_out_models(pairs, labels)
     print(f"{len(responses)} answers, {len(topics)} topics; decision models fitted leave-one-topic-out", flush=True)
 
-    rows = {}
-    human_assigned = assigned_scores(NuggetAssigner(nuggets=ASSIGNMENTS).nugget_frame, responses, models)
-    rows["assigner on human nuggets"] = figures(nugget_scores(human_assigned), human)
+    queries = dict(zip(responses["qid"], responses["query"]))
+
+    def row(scores: pd.DataFrame, nuggets: pd.DataFrame) -> dict[str, float]:
+        return {**figures(scores, human), **nugget_shape(nuggets, queries), "length_tau": length_tau(scores, responses)}
+
+    rows = {"human All scores": {"length_tau": length_tau(human, responses)}}
+    human_nuggets = NuggetAssigner(nuggets=ASSIGNMENTS).nugget_frame
+    human_assigned = assigned_scores(human_nuggets, responses, models)
+    rows["assigner on human nuggets"] = row(nugget_scores(human_assigned), human_nuggets)
     crude = crude_nuggets(responses)
     crude_assigned = assigned_scores(crude, responses, models)
     crude_assigned["assignment"] = np.where(crude_assigned["counted"], crude_assigned["assignment"], "not_support")
-    rows["crude extractor (issue)"] = figures(nugget_scores(crude_assigned.drop(columns="counted")), human)
+    rows["crude extractor (issue)"] = row(nugget_scores(crude_assigned.drop(columns="counted")), crude)
     print(pd.DataFrame(rows).T.round(3), flush=True)
 
     scored: dict[tuple, pd.DataFrame] = {}
+    drawn: dict[tuple, pd.DataFrame] = {}
     for similarity, offset in itertools.product(SIMILARITIES, MERGE_OFFSETS):
         extractor = NuggetExtractor(
             similarity=similarity,
             merge_similarity=round(similarity + offset, 2),
             max_nuggets=max(CAPS),
             min_support=min(MIN_SUPPORTS),
+            processes=1,  # the parses stay in this process for the whole grid
         )
         nuggets = extractor(responses)
         assigned = assigned_scores(nuggets, responses, models)
         for cap, min_support in itertools.product(CAPS, MIN_SUPPORTS):
             key = (similarity, round(similarity + offset, 2), cap, min_support)
             scored[key] = all_scores(assigned, nuggets, cap, min_support)
+            drawn[key] = kept_nuggets(nuggets, cap, min_support)
             print(key, {k: round(v, 3) for k, v in figures(scored[key], human).items()}, flush=True)
 
-    chosen_parts = []
+    chosen_parts, chosen_nuggets = [], []
     for held_out in topics:
         training = [qid for qid in topics if qid != held_out]
 
@@ -208,11 +245,12 @@ def main(argv: list[str] | None = None) -> None:
             flush=True,
         )
         chosen_parts.append(scored[best][scored[best]["qid"] == held_out])
-    rows["NuggetExtractor (nested LOTO)"] = figures(pd.concat(chosen_parts), human)
+        chosen_nuggets.append(drawn[best][drawn[best]["qid"] == held_out])
+    rows["NuggetExtractor (nested LOTO)"] = row(pd.concat(chosen_parts), pd.concat(chosen_nuggets))
     default = (0.7, 0.7, 20, 2)
     if default in scored:
-        rows["NuggetExtractor, defaults (not fitted)"] = figures(scored[default], human)
-    with pd.option_context("display.width", 200, "display.precision", 3):
+        rows["NuggetExtractor, defaults (not fitted)"] = row(scored[default], drawn[default])
+    with pd.option_context("display.width", 250, "display.precision", 3):
         print(pd.DataFrame(rows).T)
 
 

@@ -31,6 +31,20 @@ def test_an_enumeration_gives_one_fact_per_item():
     ]
 
 
+def test_asides_pairs_and_negated_lists():
+    assert texts("Congress is revising the Toxic Substances Control Act, which regulates industrial chemicals.") == [
+        "Congress is revising the Toxic Substances Control Act.",
+        "The Toxic Substances Control Act regulates industrial chemicals.",
+    ]
+    assert texts("PETA funds research on alternatives, demonstrating that other ways exist.") == [
+        "PETA funds research on alternatives."
+    ]
+    pair = "Teens ask friends and family to boycott cosmetics."
+    assert texts(pair) == [pair]
+    assert texts("The drug is neither safe nor effective.") == ["The drug is neither safe nor effective."]
+    assert texts("Please check the provided context for details about animal testing.") == []
+
+
 def test_a_list_item_is_completed_by_its_lead_in():
     text = "Benefits of exercise include:\n- better sleep\n- lower stress levels\n- Exercise strengthens the heart."
     assert texts(text) == [

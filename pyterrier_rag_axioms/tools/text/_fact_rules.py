@@ -59,6 +59,14 @@ REPORTING_VERBS: frozenset[str] = frozenset(
         "confirm", "conclude", "observe", "propose", "point", "add", "know", "think",
     }
 )
+#: A statement about the answer or its sources rather than the topic ("Please check the provided
+#: context", "Here are some ideas", "In this article we ...").
+META_STATEMENT = re.compile(
+    r"\b(?:provided|given) (?:context|documents?|passages?|sources?|search results?|information)\b"
+    r"|\b(?:context|documents?|passages?|search results?) (?:provided|given|above|below)\b"
+    r"|^(?:here (?:are|is)|in this (?:article|answer|response|post)|as an ai|i (?:hope|cannot|can't|don't|am))\b",
+    re.IGNORECASE,
+)
 #: Content words that carry no fact of their own beside a query's ("a significant effect").
 GENERIC_WORDS: frozenset[str] = frozenset(
     {

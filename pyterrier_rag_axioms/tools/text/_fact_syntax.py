@@ -23,6 +23,16 @@ def subtree(token: Token) -> set[int]:
     return {each.i for each in token.subtree}
 
 
+_NEGATING = frozenset({"neither", "nor"})
+
+
+def _kind(token: Token) -> str:
+    """The coarse kind of a word, for telling a list of like things: noun, verb or modifier."""
+    if token.tag_ == "VBG" and not any(c.dep_ in ("dobj", "ccomp", "xcomp") for c in token.children):
+        return "NOUN"  # a bare gerund names an activity: "cleaning, deodorizing, and baking"
+    return {"PROPN": "NOUN", "NUM": "NOUN", "PRON": "NOUN", "AUX": "VERB", "ADV": "ADJ"}.get(token.pos_, token.pos_)
+
+
 class SyntaxRules:
     """The rules, for a splitter with a parsed ``doc`` and a word count of token sets (``words``)."""
 
@@ -70,13 +80,44 @@ class SyntaxRules:
             for other in heads:
                 if other.i != head.i and other.i in spans[head.i]:
                     own -= spans[other.i]
-            own -= {c.i for c in head.children if c.dep_ in ("cc", "preconj")}
+            own -= {c.i for c in head.children if c.dep_ in ("cc", "preconj") and c.lower_ not in _NEGATING}
             if head is not root and not any(c.dep_ in SUBJECTS for c in head.children):
                 own |= self._borrowed(head, root, allowed)
             pieces.append(sorted(own))
         if any(self.words(piece) < 3 for piece in pieces):
             return [sorted(allowed)]
         return pieces
+
+    def _asides(self, piece: list[int]) -> list[list[int]]:
+        """A clause without its asides: a participle clause after a comma (", demonstrating that ...")
+        is dropped; a relative clause after a comma (", which regulates X") becomes a fact of its
+        own about the noun it describes ("The Act regulates X")."""
+        allowed = set(piece)
+        extras = []
+        for token in (self.doc[i] for i in piece):
+            if token.i not in allowed:
+                continue
+            span = subtree(token) & allowed
+            first = min(span)
+            after_comma = first > 0 and self.doc[first - 1].text == ","
+            if not after_comma or token.dep_ not in ("advcl", "relcl"):
+                continue
+            commas = {first - 1} | ({max(span) + 1} if max(span) + 1 < len(self.doc) and self.doc[
+                max(span) + 1].text == "," else set())
+            if token.dep_ == "advcl" and token.tag_ == "VBG" and first > min(allowed):
+                allowed -= span | commas
+            elif token.dep_ == "relcl":
+                relative = {c.i for c in token.children if c.dep_ in SUBJECTS and c.lower_ in ("which", "who")}
+                if not relative:
+                    continue
+                head = token.head
+                while head.dep_ == "conj":  # "A and B, which ...": the relative clause is about both
+                    head = head.head
+                noun = subtree(head) & allowed - span - commas
+                allowed -= span | commas
+                if self.words(sorted(noun)) <= 8 and self.words(sorted(span - relative)) >= 3:
+                    extras.append(sorted(noun | span - relative))
+        return [sorted(allowed), *extras]
 
     def _after_colon(self, head: Token) -> bool:
         """Whether a clause follows a colon or semicolon ("X: Y"), as a clause of its own."""
@@ -118,8 +159,10 @@ class SyntaxRules:
                         )
                     )
                 )
-            if len(items) < 2:
-                continue
+            if len(items) < 2 or any(_kind(item) != _kind(token) for item in items):
+                continue  # no list, or a parse that joins unlike things ("the cruelty of testing and encouraging")
+            if any(c.lower_ in _NEGATING for item in items for c in item.children):
+                return [piece]  # "neither A nor B" is no list of facts
             region = subtree(token) & allowed
             parts = []
             for item in items:
@@ -131,6 +174,8 @@ class SyntaxRules:
                 parts.append(own)
             if any(self.words(sorted(part)) == 0 for part in parts):
                 return [piece]
+            if len(parts) == 2 and all(self.words(sorted(part)) == 1 for part in parts):
+                continue  # a pair of single words is one thing: "friends and family", "pain and suffering"
             rest = allowed - region
             found = [sorted(rest | part) for part in parts]
             if depth > 1:

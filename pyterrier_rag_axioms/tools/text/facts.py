@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 
 from pyterrier_rag_axioms.tools.text._fact_rules import (
     GENERIC_WORDS,
+    META_STATEMENT,
     clean_statement,
     is_source_note,
     plain_statement,
@@ -327,7 +328,8 @@ class _Splitter(SyntaxRules):
             return []
         pieces = []
         for clause in self._clauses(root, allowed):
-            pieces.extend(self._enumerated(clause, depth=2))
+            for part in self._asides(clause):
+                pieces.extend(self._enumerated(part, depth=2))
         return pieces
 
     # --- one fact ------------------------------------------------------------------------------
@@ -372,7 +374,7 @@ class _Splitter(SyntaxRules):
             text = clean_statement(f"{prefix} {replacement} {body}".strip())
         else:
             text = clean_statement(self.text_of(indices))
-        if not text:
+        if not text or META_STATEMENT.search(text):
             return None
         terms = set(_terms(self.analysis, [self.doc[i] for i in indices]))
         if replacement and antecedent is not None:
