@@ -15,6 +15,7 @@ import pytest
 
 import pyterrier_rag_axioms as rag
 from pyterrier_rag_axioms.processes import WorkerDiedError, map_topics
+from pyterrier_rag_axioms.sample import trec_sample_path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
@@ -125,14 +126,14 @@ def test_two_threads_map_their_own_topics_at_once():
         assert sorted(pair for group in outcomes[name] for pair in group) == [(name, topic) for topic in "abcd"]
 
 
-def _assign(*options: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "pyterrier_rag_axioms", "assign", "--quiet", *options],
+def _command(name: str, *options: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "pyterrier_rag_axioms", name, "--quiet", *options],
                             cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "HF_HUB_OFFLINE": "1"})
 
 
 def test_the_command_reports_a_killed_worker_in_one_line():
-    command = _assign("--processes", "2")  # the shipped sample: two topics, one per worker
+    command = _command("assign", "--processes", "2")  # the shipped sample: two topics, one per worker
     os.kill(min(_wait_for_children(command.pid, 2)), signal.SIGKILL)
     out, err = command.communicate(timeout=HANG)
     assert command.returncode == 2 and out == ""
@@ -141,15 +142,19 @@ def test_the_command_reports_a_killed_worker_in_one_line():
     assert line.endswith("give it more memory, or use one process (processes=1, --processes 1)")
 
 
-@pytest.mark.parametrize("ending", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
-def test_no_worker_outlives_the_command(ending: signal.Signals):
-    command = _assign("--processes", "2")
+@pytest.mark.parametrize(("name", "ending"), [
+    ("assign", signal.SIGTERM), ("nuggetize", signal.SIGHUP), ("assign", signal.SIGKILL)])
+def test_no_worker_outlives_the_command(name: str, ending: signal.Signals, tmp_path: Path):
+    runs = sorted((trec_sample_path() / "runs").iterdir())
+    options = [*map(str, runs), "--output", str(tmp_path / "nuggets.jsonl")] if name == "nuggetize" else []
+    command = _command(name, *options, "--processes", "2")
     workers = _wait_for_children(command.pid, 2)
     command.send_signal(ending)
-    out, err = command.communicate(timeout=HANG)
+    command.wait(timeout=HANG)
     time.sleep(2)
     assert [pid for pid in workers if _running(pid)] == []
+    out, err = command.communicate(timeout=HANG)  # a worker left running would hold the pipes open
     assert "Traceback" not in err and "BrokenPipeError" not in err
     if ending != signal.SIGKILL:  # the command stops its workers and says so in one line
         assert command.returncode == 128 + ending
-        assert err.strip().splitlines() == [f"rag-axioms assign: terminated by {ending.name}"]
+        assert err.strip().splitlines() == [f"rag-axioms {name}: terminated by {ending.name}"]
