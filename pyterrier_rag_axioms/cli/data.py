@@ -1,11 +1,12 @@
-"""``rag-axioms data``: list the public datasets' files and where they are, and fetch them into the cache."""
+"""``rag-axioms data``: list the public datasets' files and where they are, fetch them into the cache, and name the
+path of a shipped sample or a fetched file (``rag-axioms data path sample``), for a shell without a checkout."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
 
-from pyterrier_rag_axioms.cli._errors import CommandLineParser
+from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
 from pyterrier_rag_axioms.cli._progress import add_progress_options, resolve_progress
 
 #: The command's name in its notes and errors.
@@ -27,30 +28,77 @@ def build_parser() -> argparse.ArgumentParser:
             f"The public files of the datasets {', '.join(public_datasets())} (from {DATA_REPOSITORY} at commit "
             f"{DATA_COMMIT[:12]}): 'list' shows each file and where it is on this machine, 'fetch' downloads the "
             f"missing ones into PyTerrier's data folder, each checked against its SHA-256. ${DATA_VARIABLE} names a "
-            f"local copy (DIR/<dataset>/<file>) for machines without a network; ${BASE_URL_VARIABLE} another server."
+            f"local copy (DIR/<dataset>/<file>) for machines without a network; ${BASE_URL_VARIABLE} another server. "
+            f"'path' prints where a sample shipped in the package ({', '.join(SAMPLES)}) or a fetched file is."
         ),
     )
-    parser.add_argument("action", choices=["list", "fetch"], help="list the files, or fetch them")
+    parser.add_argument(
+        "action", choices=["list", "fetch", "path"], help="list the files, fetch them, or print where they are"
+    )
     parser.add_argument(
         "datasets",
         nargs="*",
         metavar="DATASET",
-        help=f"datasets to list or fetch (default: all of {', '.join(public_datasets())})",
+        help=f"datasets to list or fetch (default: all of {', '.join(public_datasets())}); with path, also "
+        f"{' or '.join(SAMPLES)}",
     )
     parser.add_argument("--force", action="store_true", help="with fetch: download again even where cached")
     add_progress_options(parser)
     return parser
 
 
+#: The samples shipped in the package, by name: the path ``rag-axioms data path NAME`` prints.
+SAMPLES: dict[str, str] = {
+    "sample": "the response sample (8 queries, 4 responses each; JSON lines)",
+    "trec-rag-2024-sample": "the TREC 2024 RAG sample's folder (runs/, nuggets.jsonl, assignments.jsonl, topics.txt)",
+}
+
+
 def _where(file) -> str:
-    from pyterrier_rag_axioms.judgments.public_data import cached_path, is_cached, local_copy_path
+    """Where ``file`` is on this machine, as ``fetch`` would find it: a local copy (good or not), the cache, nowhere."""
+    from pyterrier_rag_axioms.judgments.public_data import cached_path, copy_problem, is_cached, local_copy_path
 
     local = local_copy_path(file)
     if local is not None and local.is_file():
-        return f"local copy {local}"
+        problem = copy_problem(file, local)
+        return f"local copy {local}" if problem is None else f"refused local copy {local} ({problem})"
     if is_cached(file):
         return f"cached {cached_path(file)}"
     return "not fetched"
+
+
+def _paths(names: Sequence[str]) -> list[str]:
+    """The path of each named sample, and of each file of each named dataset where this machine has it."""
+    from pyterrier_rag_axioms.judgments.public_data import (
+        cached_path,
+        dataset_files,
+        is_cached,
+        local_copy_path,
+        public_datasets,
+    )
+    from pyterrier_rag_axioms.sample import sample_path, trec_sample_path
+
+    if not names:
+        raise CommandLineError(f"path: name a sample ({', '.join(SAMPLES)}) or a dataset "
+                               f"({', '.join(public_datasets())})")
+    paths = []
+    for name in names:
+        if name in SAMPLES:
+            paths.append(str(sample_path() if name == "sample" else trec_sample_path()))
+            continue
+        if name not in public_datasets():
+            raise CommandLineError(f"path: unknown name {name!r}; the samples are {', '.join(SAMPLES)}, the datasets "
+                                   f"{', '.join(public_datasets())}")
+        for file in dataset_files(name):
+            local = local_copy_path(file)
+            if _where(file).startswith("local copy"):
+                paths.append(str(local))
+            elif is_cached(file):
+                paths.append(str(cached_path(file)))
+            else:
+                raise CommandLineError(f"path: {name}'s {file.role} file is not on this machine ({_where(file)}); "
+                                       f"`rag-axioms data fetch {name}` fetches it")
+    return paths
 
 
 def data_main(argv: Sequence[str]) -> int:
@@ -60,6 +108,9 @@ def data_main(argv: Sequence[str]) -> int:
 
     from pyterrier_rag_axioms.judgments.public_data import dataset_files, file_url, public_datasets, public_file
 
+    if args.action == "path":
+        print("\n".join(_paths(list(dict.fromkeys(args.datasets)))))
+        return 0
     names = list(dict.fromkeys(args.datasets)) or list(public_datasets())
     files = [file for name in names for file in dataset_files(name)]
     for file in files:

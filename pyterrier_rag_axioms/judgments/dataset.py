@@ -272,7 +272,9 @@ class RagAxiomsDatasetProvider(pt.datasets.DatasetProvider):
 
     - ``trec-rag-2024`` (options: ``nuggets_path``, ``topics_path``, ``score_type``, ``strict``,
       ``scale``);
-    - ``crowdrag-25`` (options: ``ratings_path``, ``retrieval_path``).
+    - ``crowdrag-25`` (options: ``ratings_path``, ``retrieval_path``);
+    - ``trec-rag-2024-sample``: the slice of ``trec-rag-2024`` shipped in the package (two topics,
+      eight runs; :func:`~pyterrier_rag_axioms.sample.trec_sample_path`), with no download.
 
     Without paths, each reads the public files: from ``$RAG_AXIOMS_DATA/<name>/`` where set, else
     downloaded once (checked against their SHA-256) into PyTerrier's data folder.
@@ -283,7 +285,11 @@ class RagAxiomsDatasetProvider(pt.datasets.DatasetProvider):
             return TrecRag2024Dataset()
         if name == "crowdrag-25":
             return CrowdRag25Dataset()
+        if name == "trec-rag-2024-sample":
+            from pyterrier_rag_axioms.sample import trec_sample_path
+
+            return TrecRag2024Dataset(trec_sample_path("assignments.jsonl"), trec_sample_path("topics.txt"))
         raise KeyError(name)
 
     def list_dataset_names(self) -> list[str]:
-        return ["trec-rag-2024", "crowdrag-25"]
+        return ["trec-rag-2024", "crowdrag-25", "trec-rag-2024-sample"]

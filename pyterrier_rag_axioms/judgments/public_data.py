@@ -145,16 +145,37 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+def copy_problem(file: PublicFile, path: Path) -> str | None:
+    """What is wrong with ``path`` as a copy of ``file`` (``None``: it is the public file), the one rule of
+    ``data list``, ``data fetch``, the cache and a local copy alike.
+
+    The size is compared first (from the file system, at no cost), so a truncated copy or a huge
+    sparse file is told apart at once; only a file of the right size is hashed.
+    """
+    try:
+        info = path.stat()
+    except OSError as error:
+        return error.strerror or str(error)
+    if not path.is_file():
+        return "not a file"
+    if info.st_size != file.size:
+        return f"{info.st_size:,} bytes, not the {file.size:,} of the public file"
+    if sha256_of(path) != file.sha256:
+        return f"its SHA-256 differs from {file.sha256[:12]}..."
+    return None
+
+
 def is_cached(file: PublicFile) -> bool:
     """Whether the cache holds ``file`` with the right size and checksum."""
     path = cached_path(file)
-    return path.is_file() and path.stat().st_size == file.size and sha256_of(path) == file.sha256
+    return path.is_file() and copy_problem(file, path) is None
 
 
 def _check_local_copy(file: PublicFile, path: Path) -> Path:
-    if sha256_of(path) != file.sha256:
+    problem = copy_problem(file, path)
+    if problem is not None:
         raise ValueError(
-            f"{path}: not the public {file.name} (its SHA-256 differs from {file.sha256[:12]}...); "
+            f"{path}: not the public {file.name} ({problem}); "
             f"replace it with the file of {DATA_REPOSITORY} at commit {DATA_COMMIT[:12]}, or unset {DATA_VARIABLE}"
         )
     return path
@@ -239,11 +260,12 @@ __all__ = [
     "DATA_REPOSITORY",
     "DATA_VARIABLE",
     "DEFAULT_BASE_URL",
-        "PUBLIC_FILES",
+    "PUBLIC_FILES",
     "PublicFile",
     "base_url",
     "cache_folder",
     "cached_path",
+    "copy_problem",
     "dataset_files",
     "download",
     "file_url",

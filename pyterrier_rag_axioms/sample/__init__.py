@@ -13,8 +13,9 @@ TREC_SAMPLE_FILES: tuple[str, ...] = ("topics.txt", "nuggets.jsonl", "assignment
 def sample_path(name: str = "responses.jsonl") -> Path:
     """The path of a file shipped in the sample folder, wherever the package is installed.
 
-    ``sample_path()`` is the response sample (8 queries, 4 responses each); ``sample_path("trec-rag-2024")``
-    the TREC 2024 RAG sample's folder (see :func:`trec_sample_path`).
+    ``sample_path()`` is the response sample (8 queries, 4 responses each); ``sample_path("answers.jsonl")``
+    its reference answers (``qid``, ``gold_answer``); ``sample_path("trec-rag-2024")`` the TREC 2024 RAG
+    sample's folder (see :func:`trec_sample_path`). ``rag-axioms data path sample`` prints the first.
     """
     path = Path(str(resources.files(__name__) / name))
     if not path.exists():

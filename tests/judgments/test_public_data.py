@@ -171,3 +171,56 @@ def test_the_published_files_are_pinned():
     checksums = {file.path: file.sha256 for file in public_data.PUBLIC_FILES}
     assert checksums["data/nugget_assignment.20241108.jl"].startswith("84ceb734107d")
     assert checksums["data/crowd/study1_retrieval.jsonl.gz"].startswith("2d7c5137b451")
+
+
+def test_list_and_fetch_agree_on_a_truncated_local_copy_and_compare_its_size_before_hashing(
+    server, tmp_path, monkeypatch, capsys
+):
+    copy = tmp_path / "copy" / "trec-rag-2024"
+    copy.mkdir(parents=True)
+    (copy / "nugget_assignment.test.jl").write_bytes(NUGGETS[: len(NUGGETS) // 2])
+    with open(copy / "topics.test.txt", "wb") as sparse:  # a huge sparse file: its size alone refuses it
+        sparse.truncate(1 << 40)
+    monkeypatch.setenv(public_data.DATA_VARIABLE, str(tmp_path / "copy"))
+    hashed = []
+    monkeypatch.setattr(public_data, "sha256_of", lambda path, real=public_data.sha256_of: hashed.append(path)
+                        or real(path))
+    assert main(["data", "list"]) == 0
+    listed = capsys.readouterr().out
+    assert f"refused local copy {copy / 'nugget_assignment.test.jl'} ({len(NUGGETS) // 2:,} bytes, not the " \
+           f"{len(NUGGETS):,} of the public file)" in listed
+    assert f"refused local copy {copy / 'topics.test.txt'} (1,099,511,627,776 bytes" in listed
+    assert main(["data", "fetch", "--quiet"]) == 2
+    error = capsys.readouterr().err
+    assert f"{copy / 'nugget_assignment.test.jl'}: not the public nugget_assignment.test.jl ({len(NUGGETS) // 2:,} " \
+           "bytes, not the" in error
+    assert hashed == [] and server.requests == []
+    (copy / "nugget_assignment.test.jl").write_bytes(NUGGETS)
+    (copy / "topics.test.txt").write_bytes(TOPICS)
+    assert main(["data", "list"]) == 0
+    assert capsys.readouterr().out.count("  local copy ") == 2
+
+
+def test_data_path_names_the_shipped_samples_and_fetched_files(server, tmp_path, capsys):
+    from pyterrier_rag_axioms.sample import sample_path, trec_sample_path
+
+    assert main(["data", "path", "sample", "trec-rag-2024-sample"]) == 0
+    assert capsys.readouterr().out.splitlines() == [str(sample_path()), str(trec_sample_path())]
+    assert main(["data", "path", "trec-rag-2024"]) == 2
+    assert "trec-rag-2024's nuggets file is not on this machine (not fetched); `rag-axioms data fetch " \
+           "trec-rag-2024` fetches it" in capsys.readouterr().err
+    assert main(["data", "fetch", "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["data", "path", "trec-rag-2024"]) == 0
+    folder = tmp_path / "pyterrier" / "corpora" / "rag-axioms" / "trec-rag-2024"
+    assert capsys.readouterr().out.splitlines() == [str(folder / "nugget_assignment.test.jl"),
+                                                    str(folder / "topics.test.txt")]
+    assert main(["data", "path", "nowhere"]) == 2
+    assert "unknown name 'nowhere'; the samples are sample, trec-rag-2024-sample" in capsys.readouterr().err
+
+
+def test_the_shipped_trec_sample_is_a_pyterrier_dataset_by_name():
+    dataset = pt.get_dataset("rag-axioms:trec-rag-2024-sample")
+    assert dataset.get_topics()["qid"].tolist() == ["2024-142395", "2024-29182"]
+    assert len(dataset.get_results()) == 16 and dataset.get_results()["docno"].nunique() == 8
+    assert dataset.get_qrels()["label"].between(0, 100).all()
