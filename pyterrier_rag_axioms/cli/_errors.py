@@ -63,7 +63,8 @@ def signals_end_as_errors() -> Iterator[None]:
         yield
     finally:
         for signum in ours:
-            signal.signal(signum, signal.SIG_DFL)
+            if signal.getsignal(signum) is end:  # not one set meanwhile (a JVM's)
+                signal.signal(signum, signal.SIG_DFL)
 
 
 def is_input_error(error: BaseException) -> bool:
