@@ -36,9 +36,10 @@ def use_cache_option(args: argparse.Namespace) -> None:
 
     Raises:
         CommandLineError: the directory is a file.
-        CacheError: the cache cannot be used (see :func:`~pyterrier_rag_axioms.tools.cache_upkeep.check_cache`).
+        CacheError: the cache cannot be used (see :func:`~pyterrier_rag_axioms.tools.cache_upkeep.check_cache`);
+            one that cannot be written is said in one line instead, and the command goes on without it.
     """
-    from pyterrier_rag_axioms.tools.cache import set_cache_dir
+    from pyterrier_rag_axioms.tools.cache import CacheUnwritable, say_without_cache, set_cache_dir
     from pyterrier_rag_axioms.tools.cache_upkeep import check_cache
 
     source, directory = cache_directory(args)
@@ -47,4 +48,8 @@ def use_cache_option(args: argparse.Namespace) -> None:
     if args.cache:
         set_cache_dir(directory)
     if directory:
-        check_cache(directory)
+        try:
+            check_cache(directory)
+        except CacheUnwritable as error:  # one line, and the work goes on without the cache
+            say_without_cache(error)
+            set_cache_dir(None)

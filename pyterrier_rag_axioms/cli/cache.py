@@ -30,6 +30,20 @@ def _prune_partial_files(folders: Sequence[str]) -> None:
     print(f"Removed {len(removed)} .partial-* files left by killed writes (untouched for {hours:g} hour).")
 
 
+def _prune_exports(directory: str | None, unused_days: float) -> None:
+    """Remove the ONNX model files not used for ``unused_days`` days (other versions') and the partial files of
+    killed builds from every folder of model files the package writes to (the default one and the cache's)."""
+    from pathlib import Path
+
+    from pyterrier_rag_axioms.tools.embeddings.onnx_build import prune_exports
+    from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import default_export_dir
+
+    folders = list(dict.fromkeys([default_export_dir(), *([Path(directory) / "onnx"] if directory else [])]))
+    removed = [prune_exports(folder, unused_days=unused_days) for folder in folders]
+    print(f"Removed {sum(exports for exports, _ in removed)} ONNX model folders not used for {unused_days:g} days "
+          f"and {sum(builds for _, builds in removed)} partial builds from {', '.join(map(str, folders))}.")
+
+
 def cache_main(argv: Sequence[str]) -> int:
     """Print the cache's namespaces (kind, entries, size, last use); with ``--prune``, remove the unused ones."""
     parser = CommandLineParser(
@@ -57,18 +71,21 @@ def cache_main(argv: Sequence[str]) -> int:
     source, directory = cache_directory(args)
     if args.outputs_in and not args.prune:
         raise CommandLineError("--outputs-in goes with --prune")
-    if directory is None and args.prune and args.outputs_in:
-        _prune_partial_files(args.outputs_in)
+    if not args.unused_days >= 0:
+        raise CommandLineError(f"--unused-days must be >= 0, not {args.unused_days!r}")
+    if directory is None and args.prune:  # the default folder of model files, and the outputs' folders
+        _prune_exports(None, args.unused_days)
+        if args.outputs_in:
+            _prune_partial_files(args.outputs_in)
         return 0
     if directory is None:
         raise CommandLineError("give the cache directory: --cache DIR, or set $RAG_AXIOMS_CACHE")
-    if not args.unused_days >= 0:
-        raise CommandLineError(f"--unused-days must be >= 0, not {args.unused_days!r}")
     check_cache(directory)
     path = database_path(directory)
     if args.prune:
         namespaces, entries = prune(directory, unused_days=args.unused_days)
         print(f"Removed {entries} entries of {namespaces} namespaces not used for {args.unused_days:g} days.")
+        _prune_exports(directory, args.unused_days)
         _prune_partial_files([directory, *(args.outputs_in or [])])
     records = summary(directory)
     size = path.stat().st_size if path.exists() else 0

@@ -25,9 +25,12 @@ before a fork. Values are plain bytes (no pickle), so a cache file never runs co
 Enable it per tool (``TextAnalyzer(cache_dir=...)``, ``SentenceSimilarity(cache_dir=...)``), for
 the whole package (:func:`set_cache_dir`), or with the environment variable ``RAG_AXIOMS_CACHE``.
 
-A cache that cannot be used (damaged, read-only, locked by another process, on a full disk) raises
-a :class:`CacheError` that names the database and what is wrong; each namespace records when it
-was last used, so that :func:`~pyterrier_rag_axioms.tools.cache_upkeep.prune` can remove what no
+A cache that cannot be used (damaged, locked by another process, under a file) raises a
+:class:`CacheError` that names the database and what is wrong. One that cannot be written (a full
+disk, a read-only folder, ``/proc``, a dangling link) is a :class:`CacheUnwritable`: a tool that
+meets it mid-run says so in one line on stderr, naming the database, and goes on without the cache
+(so does a command at start-up). Each namespace records when it was last used, so that
+:func:`~pyterrier_rag_axioms.tools.cache_upkeep.prune` can remove what no
 version uses any more (``rag-axioms cache --prune``).
 """
 
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import functools
 import hashlib
 import json
@@ -176,22 +180,40 @@ class CacheError(OSError):
     """A cache that cannot be used: the message names its database, what is wrong and the way out."""
 
 
+class CacheUnwritable(CacheError):
+    """A cache that cannot be written (a full disk, a read-only folder, ``/proc``, a dangling link): work
+    can go on without it."""
+
+
+#: What SQLite and the file system say of a cache that cannot be written.
+_UNWRITABLE = ("full", "readonly", "read-only", "unable to open database file", "disk i/o error", "dangling link")
+
+
 def cache_error(path: Path, error: BaseException) -> CacheError:
     """What an SQLite or file-system error means for the cache at ``path``, as a :class:`CacheError`."""
     text = str(error)
+    unwritable = isinstance(error, PermissionError) or getattr(error, "errno", None) in {
+        errno.ENOSPC, errno.EFBIG, errno.EROFS, errno.EDQUOT} or any(word in text.lower() for word in _UNWRITABLE)
     if isinstance(error, sqlite3.DatabaseError) and ("not a database" in text or "malformed" in text):
         problem = f"it is damaged: not an SQLite database ({text}); remove it (its entries are computed again)"
     elif "locked" in text or "busy" in text:
         problem = "it is locked by another process, which holds it too long; wait for that process"
     elif "readonly" in text or "read-only" in text or isinstance(error, PermissionError):
         problem = f"it cannot be written ({text}); make it writable"
-    elif "full" in text:
+    elif "full" in text or getattr(error, "errno", None) == errno.ENOSPC:
         problem = "the disk is full; make room"
     elif isinstance(error, OSError):
         problem = f"{error.strerror or text}" + (f": {error.filename}" if error.filename else "")
     else:
         problem = text
+    if unwritable:
+        return CacheUnwritable(f"{path}: the model-work cache cannot be written: {problem}")
     return CacheError(f"{path}: the model-work cache cannot be used: {problem}; or run without it (--cache none)")
+
+
+def say_without_cache(error: CacheUnwritable) -> None:
+    """One line on stderr: the cache cannot be written, and the work goes on without it."""
+    print(f"rag-axioms: note: {error}; going on without the cache", file=sys.stderr)
 
 
 class ModelWorkCache:
@@ -210,6 +232,7 @@ class ModelWorkCache:
         self._lock = threading.Lock()
         self._known_namespaces: set[bytes] = set()
         self._used: set[bytes] = set()
+        self.disabled = False  # set once the cache turned out unwritable: the work goes on without it
         _open_caches.add(self)
 
     def _connect(self) -> sqlite3.Connection:
@@ -234,9 +257,9 @@ class ModelWorkCache:
     def get_many(self, namespace: bytes, keys: Sequence[bytes]) -> dict[bytes, dict[str, bytes]]:
         """The stored fields of each key found: ``{key: {field: value}}``."""
         found: dict[bytes, dict[str, bytes]] = {}
-        if not keys:
+        if not keys or self.disabled:
             return found
-        with self._lock, self._errors():
+        with self._lock, self._errors(degrade=True):
             connection = self._connect()
             if namespace not in self._used:
                 self._mark_used(connection, namespace)
@@ -255,9 +278,9 @@ class ModelWorkCache:
     def put_many(self, namespace: bytes, description: dict, entries: Iterable[tuple[bytes, str, bytes]]) -> int:
         """Store entries ``(key, field, value)`` in one transaction; returns how many."""
         entries = list(entries)
-        if not entries:
+        if not entries or self.disabled:
             return 0
-        with self._lock, self._errors():
+        with self._lock, self._errors(degrade=True):
             connection = self._connect()
             connection.execute("BEGIN IMMEDIATE")
             try:
@@ -273,18 +296,25 @@ class ModelWorkCache:
                 )
                 connection.execute("COMMIT")
             except BaseException:
-                connection.execute("ROLLBACK")
+                if connection.in_transaction:  # SQLite ends a transaction itself on some errors (a full disk)
+                    connection.execute("ROLLBACK")
                 raise
             self._known_namespaces.add(namespace)
         return len(entries)
 
     @contextlib.contextmanager
-    def _errors(self) -> Iterator[None]:
-        """SQLite's errors as a :class:`CacheError` naming this cache."""
+    def _errors(self, *, degrade: bool = False) -> Iterator[None]:
+        """SQLite's errors as a :class:`CacheError` naming this cache; with ``degrade``, one that cannot be
+        written is said in one line and the cache is left alone from then on (:attr:`disabled`)."""
         try:
             yield
-        except sqlite3.Error as error:
-            raise cache_error(self.path, error) from None
+        except (sqlite3.Error, OSError) as error:
+            problem = error if isinstance(error, CacheError) else cache_error(self.path, error)
+            if not degrade or not isinstance(problem, CacheUnwritable):
+                raise problem from None
+            self.disabled = True
+            self._connection = None  # left to the garbage collector: it may hold a failed transaction
+            say_without_cache(problem)
 
     def namespaces(self) -> dict[str, dict]:
         """The description of each namespace with entries, by hexadecimal namespace."""

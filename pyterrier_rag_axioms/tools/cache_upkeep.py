@@ -10,6 +10,7 @@ some days: after an upgrade, the old versions' entries are never read again.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -39,16 +40,21 @@ def check_cache(directory: str | os.PathLike, *, timeout: float | None = None) -
     """Make sure the cache in ``directory`` can be read and written now, before any work.
 
     Raises:
-        CacheError: the directory cannot be made, the database is damaged or read-only, another
-            process holds its lock longer than ``timeout`` seconds (``$RAG_AXIOMS_CACHE_TIMEOUT``,
-            default 10), or the disk is full; the message names the database and the way out.
+        CacheError: the directory cannot be made, the database is damaged, or another process holds
+            its lock longer than ``timeout`` seconds (``$RAG_AXIOMS_CACHE_TIMEOUT``, default 10);
+            the message names the database and the way out. A
+            :class:`~pyterrier_rag_axioms.tools.cache.CacheUnwritable` where it cannot be written
+            (a full disk, a read-only folder, ``/proc``, a dangling link).
     """
     cache = model_work_cache(directory)
     timeout = _timeout() if timeout is None else timeout
     try:
+        if cache.directory.is_symlink() and not cache.directory.exists():
+            raise OSError(errno.ENOENT, f"it is a dangling link (to {os.readlink(cache.directory)})")
         cache.directory.mkdir(parents=True, exist_ok=True)
-        if shutil.disk_usage(cache.directory).free < MINIMUM_FREE_BYTES:
-            raise OSError(28, "the disk is full")
+        usage = shutil.disk_usage(cache.directory)
+        if usage.total and usage.free < MINIMUM_FREE_BYTES:  # /proc has no size: nothing to fill
+            raise OSError(errno.ENOSPC, "the disk is full")
         with sqlite3.connect(cache.path, timeout=timeout, isolation_level=None) as connection:
             connection.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
             connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # reads the header

@@ -116,3 +116,62 @@ def test_a_corrupt_cache_from_python_names_its_path(tmp_path):
     (tmp_path / DATABASE_NAME).write_bytes(b"garbage" * 100)
     with pytest.raises(OSError, match=rf"{DATABASE_NAME}.*not an SQLite database"):
         CLAR2(text_analyzer=TextAnalyzer(cache_dir=tmp_path))(pd.DataFrame(RESPONSES))
+
+
+# --- a cache that cannot be written: one line, and the work goes on without it ----------------------
+
+
+@pytest.mark.parametrize("where", ["proc", "dangling link"])
+def test_a_cache_that_cannot_be_written_is_one_line_and_the_work_goes_on(tmp_path, responses_file, where):
+    if where == "proc":
+        cache_dir = Path("/proc")
+    else:
+        cache_dir = tmp_path / "cache"
+        cache_dir.symlink_to(tmp_path / "gone")
+    completed = run_cli(str(responses_file), "--axioms", "CLAR2", cwd=tmp_path, RAG_AXIOMS_CACHE=str(cache_dir))
+    assert completed.returncode == 0, completed.stderr
+    assert "CLAR2" in completed.stdout
+    lines = completed.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(cache_dir / DATABASE_NAME) in lines[0], completed.stderr
+    assert "cannot be written" in lines[0] and "going on without the cache" in lines[0]
+    assert "disk is full" not in lines[0] and "File exists" not in lines[0]
+    assert not (tmp_path / "gone").exists()
+
+
+def test_a_cache_that_fills_up_mid_run_is_one_line_and_the_work_goes_on(tmp_path, capfd):
+    cache = model_work_cache(tmp_path / "full")
+    cache.put_many(b"n", {"kind": "n"}, [(b"first", "f", b"v")])
+    connection = cache._connect()
+    pages = connection.execute("PRAGMA page_count").fetchone()[0]
+    connection.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own "database or disk is full"
+    assert cache.put_many(b"n", {"kind": "n"}, [(bytes([n]), "f", b"x" * 4000) for n in range(50)]) == 50
+    err = capfd.readouterr().err
+    assert err.count("\n") == 1 and str(cache.path) in err and "the disk is full" in err, err
+    assert "going on without the cache" in err and "rollback" not in err
+    assert cache.disabled and cache.get_many(b"n", [b"first"]) == {}
+    cache.close()
+
+
+def test_prune_removes_old_model_files_and_killed_builds_from_every_folder(tmp_path):
+    import os
+    import time
+
+    default = tmp_path / "xdg" / "pyterrier-rag-axioms" / "onnx"
+    cached = tmp_path / "cache" / "onnx"
+    for folder in (default, cached):
+        old = folder / "old-version"
+        old.mkdir(parents=True)
+        (old / "model.onnx").write_bytes(b"old")
+        past = time.time() - 40 * 86400
+        os.utime(old / "model.onnx", (past, past))
+        current = folder / "current"
+        (current / ".build-killed").mkdir(parents=True)
+        (current / "model.onnx").write_bytes(b"current")
+    model_work_cache(tmp_path / "cache").put_many(b"n", {"kind": "n"}, [(b"t", "f", b"v")])
+    for arguments in (["--prune"], ["--prune", "--cache", str(tmp_path / "cache")]):
+        completed = run_cli("cache", *arguments, cwd=tmp_path, XDG_CACHE_HOME=str(tmp_path / "xdg"))
+        assert completed.returncode == 0, completed.stderr
+        assert "ONNX model folders" in completed.stdout and str(default) in completed.stdout
+    for folder in (default, cached):
+        assert sorted(path.name for path in folder.iterdir()) == ["current"]
+        assert sorted(path.name for path in (folder / "current").iterdir()) == [".build.lock", "model.onnx"]

@@ -14,7 +14,8 @@ version never reads it. Beside each file, ``<file>.json`` records the SHA-256 of
   so the input is copied there first. The result is loaded by onnxruntime (a check that it is a
   whole model), hashed, and renamed into place; the record follows. A reader never sees a
   half-written file. A killed build leaves its ``.build-*`` directory, which the next build (and
-  ``rag-axioms cache --prune``) removes.
+  ``rag-axioms cache --prune``, :func:`prune_exports`) removes; so are the exports of other
+  versions, once unused for a while.
 - **Deterministically.** The same model and versions give the same bytes: the export traces the
   model on fixed example inputs with a fixed opset, and neither step records times or paths.
 - **Checked.** :func:`ensure_built` hashes the file and compares the record before every use (once
@@ -37,6 +38,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,6 +57,7 @@ BUILD_PREFIX = ".build-"
 RECORD_SUFFIX = ".json"
 
 _verified: dict[Path, tuple[tuple[int, int, int], str]] = {}
+_used: set[Path] = set()
 
 
 class OnnxExportError(OSError):
@@ -145,6 +148,42 @@ def build_lock(directory: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+def _mark_used(directory: Path) -> None:
+    """Record (once per process and directory) that its exports are in use: the build lock's time, for
+    :func:`prune_exports`."""
+    if directory not in _used:
+        _used.add(directory)
+        with contextlib.suppress(OSError):
+            (directory / LOCK_NAME).touch()
+
+
+def prune_exports(export_dir: Path, *, unused_days: float = 30.0) -> tuple[int, int]:
+    """Remove from ``export_dir`` the exports not used for ``unused_days`` days (those of other versions)
+    and the private directories of killed builds; returns (export directories, build directories) removed.
+
+    A directory being built (its build lock held) is left alone."""
+    exports = builds = 0
+    if not export_dir.is_dir():
+        return exports, builds
+    cutoff = time.time() - unused_days * 86400
+    for directory in sorted(path for path in export_dir.iterdir() if path.is_dir() and not path.is_symlink()):
+        last_used = max((path.stat().st_mtime for path in directory.iterdir()), default=0)  # before the lock
+        with open(directory / LOCK_NAME, "a+b") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue  # a build is under way
+            try:
+                if last_used < cutoff:
+                    shutil.rmtree(directory, ignore_errors=True)
+                    exports += 1
+                else:
+                    builds += len(remove_stale_builds(directory))
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+    return exports, builds
+
+
 def remove_stale_builds(directory: Path) -> list[Path]:
     """Remove the private directories of killed builds in ``directory`` (call with the build lock held)."""
     stale = sorted(path for path in directory.glob(BUILD_PREFIX + "*") if path.is_dir())
@@ -229,6 +268,7 @@ def ensure_built(model_path: Path, target: Path, *, quantize: bool, per_channel:
     """
     state, found = check_export(target)
     if state == "good":
+        _mark_used(target.parent)
         return found
     try:
         with build_lock(target.parent):
