@@ -6,7 +6,9 @@ mean nugget scores over its topics come out: All, Vital and Weighted, each also 
 support counting 0), ranked by the All score. With ``--manual`` (assignments by people, e.g.
 NIST's), both sides stand in one table with Kendall's tau between their rankings. Without run
 files, the TREC 2024 RAG sample shipped in the package is scored, and compared with its NIST
-assignments. ``--assignments FILE.jsonl`` writes nuggetizer's assign format, which
+assignments. Only the topics with nuggets are scored, as TREC scores the judged topics only (a
+run file answers all 301 topics of TREC 2024 RAG, NIST judged 21); a note says how many were
+left out. ``--assignments FILE.jsonl`` writes nuggetizer's assign format, which
 ``rag-axioms runs --nuggets`` and nuggetizer's scorer read; ``.tsv`` or ``.parquet`` the flat table.
 """
 
@@ -119,6 +121,29 @@ def _write_assignments(assignments: pd.DataFrame, responses: pd.DataFrame, path:
         write_frame(assignments, path)
 
 
+def judged_only(responses: pd.DataFrame, nuggets: pd.DataFrame, source: str) -> pd.DataFrame:
+    """The answers to the topics that have nuggets, as TREC scores runs: a run file answers every topic
+    (301 in TREC 2024 RAG), the assessors judge some (21 in NIST's assignments). A note on stderr says
+    how many topics were left out.
+
+    Raises:
+        CommandLineError: no topic of the answers has nuggets (the wrong nugget file, most likely).
+    """
+    judged = set(nuggets["qid"])
+    topics = list(dict.fromkeys(responses["qid"]))
+    unjudged = [qid for qid in topics if qid not in judged]
+    if not unjudged:
+        return responses
+    if len(unjudged) == len(topics):
+        raise CommandLineError(
+            f"{source}: has nuggets for none of the {len(topics)} topics of the run files (e.g. qid {unjudged[0]!r}); "
+            "give the nugget file of these topics"
+        )
+    print_note(COMMAND, f"{len(unjudged)} of the {len(topics)} topics of the run files have no nuggets in {source} "
+               f"(e.g. qid {unjudged[0]!r}): left out, as TREC scores the judged topics only")
+    return responses[responses["qid"].isin(judged)].reset_index(drop=True)
+
+
 def assign_main(argv: Sequence[str]) -> int:
     """Score the runs of TREC 2024 RAG run files by automatically assigned nuggets.
 
@@ -153,6 +178,7 @@ def assign_main(argv: Sequence[str]) -> int:
         nuggets=args.nuggets, model=args.model, sentence_model=args.sentence_model, verbose=args.verbose,
         processes=args.processes,
     )
+    responses = judged_only(responses, assigner.nugget_frame, args.nuggets)
     assignments = assigner(responses[["qid", "query", "docno", "response"]])
     table = run_scores(assignments)
     per_topic = per_topic_nugget_scores(assignments)

@@ -47,11 +47,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def checked_output(path: str, inputs: Sequence[str | None]) -> None:
-    """Refuse, before any work, an output that is empty, a directory, an input or in no folder."""
+    """Refuse, before any work, an output that is empty, not named for JSON lines, a directory, an input or in no
+    folder."""
     from pyterrier_rag_axioms.io import check_output_path
 
     if not path.strip():
         raise CommandLineError("--output: the path is empty; give the name of the nugget file to write")
+    if not path.lower().endswith((".jsonl", ".jsonl.gz", ".json", ".json.gz")):
+        raise CommandLineError(f"--output {path}: nuggetize writes JSON lines (nuggetizer's create format), so name "
+                               "the file .jsonl (or .jsonl.gz)")
     check_output_path(path, inputs=inputs)
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):

@@ -127,6 +127,18 @@ def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
         raise ValueError(f"{path}:{number + 1}: cannot be read as (gzip-compressed) text: {error}") from None
 
 
+def _is_trec_ranking_line(line: str) -> bool:
+    """Whether a line is one of a TREC ad-hoc run file: ``qid Q0 docno rank score tag``."""
+    fields = line.split()
+    if len(fields) != 6 or fields[1].upper() != "Q0":
+        return False
+    try:
+        int(fields[3]), float(fields[4])
+    except ValueError:
+        return False
+    return True
+
+
 def _json_lines(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
     for number, line in iter_lines(path):
         if not line.strip():
@@ -134,6 +146,12 @@ def _json_lines(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
         try:
             record = strict_json.loads(line)
         except json.JSONDecodeError as error:
+            if _is_trec_ranking_line(line):
+                raise ValueError(
+                    f"{path}:{number}: a TREC ad-hoc run file (qid Q0 docno rank score tag: a ranking of documents), "
+                    "not JSON lines; give the answers, e.g. a TREC 2024 RAG run file (one JSON object per line with "
+                    "topic_id, run_id, references and answer)"
+                ) from None
             raise ValueError(f"{path}:{number}: not valid JSON ({error.msg})") from None
         except ValueError as error:
             raise ValueError(f"{path}:{number}: {error}") from None

@@ -82,6 +82,11 @@ def _run_rows(path: str | Path, queries: Mapping[str, str]) -> list[tuple[int, d
             query = line.text("topic")
         elif qid in queries:
             query = queries[qid]
+        elif not queries:
+            raise line.error(
+                f"no field 'topic' (the query text of topic {qid!r}), and no topics were given; give the topics "
+                "file (qid<TAB>query; on the command line: --topics FILE)"
+            )
         else:
             raise line.error(f"no field 'topic' and no query for topic {qid!r} in the given topics")
         known, number = first_query.setdefault(qid, (query, line.number))

@@ -176,7 +176,8 @@ def test_run_files_become_response_frames_that_corr1_reads():
 
 
 def test_run_file_errors_name_file_and_line():
-    with pytest.raises(ValueError, match=r"run\.jsonl:2: no field 'topic' and no query for topic 't2'"):
+    with pytest.raises(ValueError, match=r"run\.jsonl:2: no field 'topic' \(the query text of topic 't2'\), and no "
+                                         r"topics were given"):
         load_run_file(DATA / "run.jsonl")
     with pytest.raises(ValueError, match=r"run-bad-citation\.jsonl:1: citations of answer sentence 1 must be indices"):
         load_run_file(DATA / "run-bad-citation.jsonl")
