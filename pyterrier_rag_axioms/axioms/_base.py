@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import numbers
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, TypeVar
@@ -93,12 +92,8 @@ def signature_repr(transformer: Any) -> str:
 
 
 def _margin(axiom: Axiom, margin_fraction: float | None) -> float:
-    if margin_fraction is None:
-        return axiom.default_margin_fraction
-    if isinstance(margin_fraction, bool) or not isinstance(margin_fraction, numbers.Real) or not margin_fraction >= 0:
-        name = getattr(axiom, "short_name", None) or type(axiom).__name__
-        raise ValueError(f"{name}: margin_fraction must be a number >= 0, not {margin_fraction!r}")
-    return float(margin_fraction)
+    """The margin in use: the argument (checked by its declared bounds), else the axiom's documented one."""
+    return axiom.default_margin_fraction if margin_fraction is None else float(margin_fraction)
 
 
 def _check_keyword_arguments(cls: type, positional: tuple, arguments: dict[str, Any]) -> None:
@@ -147,7 +142,7 @@ class Axiom(PreferenceOperators, QueryParallel, pt.Transformer, ABC):
     registry_group: ClassVar[str] = "extra"
 
     #: Relative difference within which two values tie (default: the axiom's documented margin).
-    margin_fraction: float | None = parameter(None, role=DECISION, resolve=_margin, always_shown=True)
+    margin_fraction: float | None = parameter(None, role=DECISION, at_least=0, resolve=_margin, always_shown=True)
     #: Name of the preference column (default: the axiom's short name).
     name: str | None = parameter(
         None, role=PRESENTATION, resolve=lambda axiom, name: axiom.default_name() if name is None else name
