@@ -106,3 +106,22 @@ def test_a_file_too_large_names_the_output(tmp_path, name):
     assert code == str(errno.EFBIG), done.stdout + done.stderr
     assert message.startswith(f"{target}: cannot be written ("), message
     assert Path(tmp_path).exists() and [path.name for path in tmp_path.iterdir()] == []
+
+
+def test_the_command_line_replaces_an_output_link_to_a_setuid_program_by_a_plain_file(tmp_path):
+    from conftest import run_cli
+
+    from pyterrier_rag_axioms.sample import trec_sample_path
+
+    program = tmp_path / "passwd"
+    program.write_bytes(b"\x7fELF")
+    os.chmod(program, 0o4755)
+    output = tmp_path / "pw.tsv"
+    output.symlink_to(program)
+    completed = run_cli("score", str(trec_sample_path("assignments.jsonl")), "--output", "pw.tsv", cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    info = os.lstat(output)
+    assert stat.S_ISREG(info.st_mode)
+    assert not info.st_mode & (stat.S_ISUID | stat.S_ISGID | stat.S_IWOTH)
+    assert output.read_text().startswith("run\ttopics\tall")
+    assert program.read_bytes() == b"\x7fELF" and stat.S_IMODE(program.stat().st_mode) == 0o4755
