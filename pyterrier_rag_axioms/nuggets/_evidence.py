@@ -236,3 +236,23 @@ def text_evidence(analysis: TextAnalysis, *, entities: bool = True) -> TextEvide
 def same_number(value: float, others: tuple[float, ...]) -> bool:
     """Whether ``value`` is among ``others`` (up to float rounding)."""
     return any(math.isclose(value, other, rel_tol=1e-9, abs_tol=1e-9) for other in others)
+
+
+#: A nugget with more words than this, and more than one atomic fact, is assigned by its facts (TREC 2024
+#: RAG's nuggets have at most 10 words; passage extracts used as nuggets, 31 at the median).
+LONG_NUGGET_WORDS = 12
+
+
+def nugget_parts(analyses: list[TextAnalysis], analyzer) -> dict[str, tuple[str, ...]]:
+    """The parts each nugget is assigned by: its atomic facts
+    (:func:`~pyterrier_rag_axioms.tools.text.facts.atomic_facts_of`) where it is long (more than
+    :data:`LONG_NUGGET_WORDS` words) and has several, else the nugget itself."""
+    from pyterrier_rag_axioms.tools.text.facts import atomic_facts_of
+
+    parts = {analysis.text: (analysis.text,) for analysis in analyses}
+    long = [analysis.text for analysis in analyses if int(analysis.is_word.sum()) > LONG_NUGGET_WORDS]
+    for text, facts in zip(long, atomic_facts_of(long, analyzer=analyzer) if long else []):
+        texts = tuple(dict.fromkeys(fact.text for fact in facts))
+        if len(texts) > 1:
+            parts[text] = texts
+    return parts

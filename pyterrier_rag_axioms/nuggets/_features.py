@@ -32,6 +32,25 @@ class PairEvidence:
     entities_match: bool
 
 
+@dataclass(frozen=True)
+class PartsEvidence:
+    """The evidence of a long nugget: one :class:`PairEvidence` per part (its atomic facts, see
+    :func:`~pyterrier_rag_axioms.nuggets._evidence.nugget_parts`), each part's numbers and entities
+    matched on their own."""
+
+    parts: tuple[PairEvidence, ...]
+
+    @property
+    def features(self) -> np.ndarray:
+        """The parts' mean features (to fit a model on pairs of long nuggets too)."""
+        return np.round(np.mean([part.features for part in self.parts], axis=0), 6)
+
+    @property
+    def spans(self) -> tuple[str, ...]:
+        """The passage most similar to each part, each passage once."""
+        return tuple(dict.fromkeys(part.spans[0] for part in self.parts if part.spans))
+
+
 def lemma_weights(nuggets: Sequence[TextEvidence], query: TextEvidence) -> dict[str, float]:
     """The weight of each nugget lemma: ``log((N + 1) / (df + 0.5))`` over the topic's ``N`` nuggets,
     times :data:`QUERY_LEMMA_WEIGHT` where the query has it."""

@@ -29,8 +29,8 @@ from pyterrier_rag_axioms.declaration import (
 )
 from pyterrier_rag_axioms.frames import response_frame
 from pyterrier_rag_axioms.judgments import load_nugget_assignments
-from pyterrier_rag_axioms.nuggets._evidence import TextEvidence, text_evidence
-from pyterrier_rag_axioms.nuggets._features import FEATURES, PairEvidence, topic_features
+from pyterrier_rag_axioms.nuggets._evidence import TextEvidence, nugget_parts, text_evidence
+from pyterrier_rag_axioms.nuggets._features import FEATURES, PairEvidence, PartsEvidence, topic_features
 from pyterrier_rag_axioms.nuggets.files import load_nuggets
 from pyterrier_rag_axioms.nuggets.model import NuggetModel, fit_nugget_model, resolve_nugget_model
 from pyterrier_rag_axioms.parallel import QueryParallel
@@ -73,6 +73,12 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
     into a probability of support, and two thresholds into an assignment. A number or named
     entity of the nugget that the answer lacks ("1969" does not support "1968"; "two" is 2 and
     "1,000" is 1000) makes it ``not_support``.
+
+    A long nugget (more words than ``LONG_NUGGET_WORDS``, 12, and several atomic facts: a passage extract) is assigned
+    by its facts (:func:`~pyterrier_rag_axioms.tools.text.facts.atomic_facts`), each standing among
+    the topic's nuggets in its place: its support is the share of its parts supported (``support``
+    where all are, ``partial_support`` from half up), its confidence their mean, and the number and
+    entity rule holds per part (see :func:`parts_decision`).
 
     Output columns: ``qid``, ``docno``, ``nugget_id``, ``nugget`` (its text), ``importance``,
     ``assignment`` (``support``/``partial_support``/``not_support``), ``confidence`` (the
@@ -135,47 +141,55 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
 
     def _topic_pairs(
         self, responses: pd.DataFrame, topics: list[str], verbose: bool
-    ) -> dict[tuple[str, str], list[PairEvidence]]:
-        """The evidence of each (qid, answer text) of ``topics``: one list of pairs per answer, in nugget order."""
+    ) -> dict[tuple[str, str], list[PairEvidence | PartsEvidence]]:
+        """The evidence of each (qid, answer text) of ``topics``: one list of pairs per answer, in nugget order
+        (a long nugget's: one pair per part, its parts standing among the topic's nuggets in its place)."""
         rows_of = responses[responses["qid"].isin(topics)]
         by_qid = dict(list(self.nugget_frame[self.nugget_frame["qid"].isin(topics)].groupby("qid", sort=False)))
         # nuggets apart from answers and queries: only a nugget's named entities are read, so only
         # the nuggets' parse goes on to named-entity recognition
-        nugget_texts = dict.fromkeys(text for qid in topics for text in by_qid[qid]["nugget"])
+        parts = nugget_parts(self.text_analyzer.analyse(
+            dict.fromkeys(text for qid in topics for text in by_qid[qid]["nugget"])), self.text_analyzer)
+        part_texts = dict.fromkeys(part for found in parts.values() for part in found)
         nugget_evidence: dict[str, TextEvidence] = {
-            analysis.text: text_evidence(analysis) for analysis in self.text_analyzer.analyse(nugget_texts)
+            analysis.text: text_evidence(analysis) for analysis in self.text_analyzer.analyse(part_texts)
         }
         answer_texts = dict.fromkeys([*rows_of["query"], *rows_of["response"]])
         evidence_of: dict[str, TextEvidence] = {
             analysis.text: text_evidence(analysis, entities=False)
             for analysis in self.text_analyzer.analyse(answer_texts, verbose=verbose)
         }
-        pairs_of: dict[tuple[str, str], list[PairEvidence]] = {}
+        pairs_of: dict[tuple[str, str], list[PairEvidence | PartsEvidence]] = {}
         for qid in pt.tqdm(topics, desc="NuggetAssigner", unit="topic") if verbose else topics:
             rows = rows_of[rows_of["qid"] == qid]
             answers = list(dict.fromkeys(rows["response"]))
+            nugget_parts_of = [parts[text] for text in by_qid[qid]["nugget"]]
             found = topic_features(
                 evidence_of[rows["query"].iloc[0]],
-                [nugget_evidence[text] for text in by_qid[qid]["nugget"]],
+                [nugget_evidence[part] for found in nugget_parts_of for part in found],
                 [evidence_of[text] for text in answers],
                 self.sentence_model.embed,
             )
+            ends = np.cumsum([len(found) for found in nugget_parts_of])
             for text, pairs in zip(answers, found):
-                pairs_of[(qid, text)] = pairs
+                pairs_of[(qid, text)] = [
+                    pairs[end - 1] if len(found) == 1 else PartsEvidence(tuple(pairs[end - len(found):end]))
+                    for found, end in zip(nugget_parts_of, ends)
+                ]
         return pairs_of
 
-    def evidence(self, inp: pd.DataFrame) -> tuple[pd.DataFrame, list[PairEvidence]]:
+    def evidence(self, inp: pd.DataFrame) -> tuple[pd.DataFrame, list[PairEvidence | PartsEvidence]]:
         """The (response, nugget) pairs of a response frame (``qid``, ``docno``, ``nugget_id``,
         ``nugget``, ``importance``) and the evidence of each."""
         responses = self._responses(inp)
         keys, evidence = [], []
         topics = list(dict.fromkeys(responses["qid"]))
         by_qid = dict(list(self.nugget_frame.groupby("qid", sort=False)))
-        pairs_of: dict[tuple[str, str], list[PairEvidence]] = {}
+        pairs_of: dict[tuple[str, str], list[PairEvidence | PartsEvidence]] = {}
         for found in map_topics(
             functools.partial(self._topic_pairs, responses), topics, weights=response_characters(responses, topics),
-            processes=self.processes, prepare=lambda: (self.text_analyzer.nlp, self.sentence_model.prepare()), verbose=self.verbose,
-            desc="NuggetAssigner",
+            processes=self.processes, prepare=lambda: (self.text_analyzer.nlp, self.sentence_model.prepare()),
+            verbose=self.verbose, desc="NuggetAssigner",
         ):
             pairs_of.update(found)
         for qid, docno, text in zip(responses["qid"], responses["docno"], responses["response"]):
@@ -239,16 +253,41 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         return pd.concat(parts).loc[frame.index]
 
     @staticmethod
-    def _decide(frame: pd.DataFrame, evidence: list[PairEvidence], decision: NuggetModel) -> pd.DataFrame:
+    def _decide(
+        frame: pd.DataFrame, evidence: list[PairEvidence | PartsEvidence], decision: NuggetModel
+    ) -> pd.DataFrame:
         if not evidence:
             return pd.DataFrame({column: pd.Series(dtype=float if column == "confidence" else object)
                                  for column in ASSIGNMENT_COLUMNS})
-        matrix = np.array([pair.features for pair in evidence])
-        probability = decision.probability(matrix)
-        matches = np.array([pair.numbers_match and pair.entities_match for pair in evidence], dtype=bool)
+        pairs = [part for pair in evidence for part in (pair.parts if isinstance(pair, PartsEvidence) else (pair,))]
+        probability = decision.probability(np.array([pair.features for pair in pairs]))
+        matches = np.array([pair.numbers_match and pair.entities_match for pair in pairs], dtype=bool)
         probability = np.where(matches, probability, 0.0)
+        assignment = decision.assign(probability)
+        counts = [len(pair.parts) if isinstance(pair, PartsEvidence) else 1 for pair in evidence]
+        decided = [parts_decision(probability[end - count:end], assignment[end - count:end])
+                   for count, end in zip(counts, np.cumsum(counts))]
         return frame.assign(
-            assignment=decision.assign(probability),
-            confidence=np.round(probability, 6),
+            assignment=[found for found, _ in decided],
+            confidence=np.round([confidence for _, confidence in decided], 6),
             spans=[list(pair.spans) for pair in evidence],
         )[ASSIGNMENT_COLUMNS + (["counted"] if "counted" in frame.columns else [])]
+
+
+#: The credit of each assignment in a long nugget's share of supported parts (TREC's All score's).
+PART_CREDIT: dict[str, float] = {"support": 1.0, "partial_support": 0.5, "not_support": 0.0}
+
+
+def parts_decision(probability: np.ndarray, assignment: np.ndarray) -> tuple[str, float]:
+    """The assignment and confidence of a nugget from those of its parts (one part: its own).
+
+    A long nugget's support is the share of its parts supported (partial support counting half):
+    ``support`` where all are, ``partial_support`` from half up, else ``not_support``; its
+    confidence is the parts' mean probability, each part 0 where one of its own numbers or
+    entities is missing from the answer.
+    """
+    if len(assignment) == 1:
+        return str(assignment[0]), float(probability[0])
+    share = float(np.mean([PART_CREDIT[found] for found in assignment]))
+    found = "support" if share == 1.0 else "partial_support" if share >= 0.5 else "not_support"
+    return found, float(np.mean(probability))
