@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from pyterrier_rag_axioms.aggregation import Combinator
     from pyterrier_rag_axioms.preference import PreferenceModel
 
+#: How the axioms combine where ``--combine`` is not given (a majority vote, :class:`MajorityVote`).
+DEFAULT_COMBINE = "majority"
+
 
 def parse_axiom_names(value: str | None, option: str = "--axioms") -> list[str] | None:
     """The short names of a comma-separated ``--axioms`` value (``None`` where the option is absent).
@@ -119,7 +122,8 @@ def add_judge_options(
     parser.add_argument(
         "--combine",
         choices=list(registry.COMBINATORS),
-        help="how the axioms' preferences are combined (default: majority; cascade asks them in the given order)",
+        help=f"how the axioms' preferences are combined (default: {DEFAULT_COMBINE}; cascade asks them in the given "
+        "order)",
     )
     parser.add_argument("--weights", help="comma-separated weights, one per axiom, for --combine weighted")
     from pyterrier_rag_axioms.aggregation import MajorityVote
@@ -152,6 +156,16 @@ def add_axiom_tool_options(parser: argparse.ArgumentParser, *, languagetool_note
     add_cache_option(parser)
 
 
+def combine_name(args: argparse.Namespace) -> str:
+    """How ``--combine`` combines the axioms (:data:`DEFAULT_COMBINE` where it is not given)."""
+    return args.combine or DEFAULT_COMBINE
+
+
+def chose_axioms(args: argparse.Namespace) -> bool:
+    """Whether the options choose axioms or how they combine (rather than a preference model)."""
+    return bool(args.axioms or args.combine or args.weights or args.min_decisive_share is not None)
+
+
 def combined_axioms(args: argparse.Namespace, *, default_axioms: Sequence[str]) -> Combinator:
     """The axioms of ``--axioms`` combined as ``--combine`` says (with ``--weights``, ``--min-decisive-share``)."""
     from pyterrier_rag_axioms.aggregation import MajorityVote, WeightedSum
@@ -160,10 +174,10 @@ def combined_axioms(args: argparse.Namespace, *, default_axioms: Sequence[str]) 
     names = parse_axiom_names(args.axioms) or list(default_axioms)
     if not names:
         raise CommandLineError("--combine and --weights combine the axioms of --axioms: give --axioms too")
-    combine = args.combine or "majority"
+    combine = combine_name(args)
     if args.weights and combine != "weighted":
         raise CommandLineError("--weights needs --combine weighted")
-    if args.min_decisive_share is not None and combine != "majority":
+    if args.min_decisive_share is not None and combine != DEFAULT_COMBINE:
         raise CommandLineError(f"--min-decisive-share is for --combine majority, not --combine {combine}")
     axioms = build_axioms(names, languagetool_url=args.languagetool_url, aspects=args.aspects, verbose=args.verbose)
     if combine == "weighted":
@@ -174,7 +188,7 @@ def combined_axioms(args: argparse.Namespace, *, default_axioms: Sequence[str]) 
             except ValueError:
                 raise CommandLineError(f"--weights must be numbers, not {args.weights!r}") from None
         return WeightedSum(*axioms, weights=weights, verbose=args.verbose)
-    if combine == "majority":
+    if combine == DEFAULT_COMBINE:
         return MajorityVote(*axioms, **given_options(args, "min_decisive_share"), verbose=args.verbose)
     return COMBINATORS[combine](*axioms, verbose=args.verbose)
 
@@ -191,12 +205,11 @@ def preference_source(
         CommandLineError: ``--model`` together with ``--axioms``, ``--combine``, ``--weights`` or
             ``--min-decisive-share``.
     """
-    chose_axioms = bool(args.axioms or args.combine or args.weights or args.min_decisive_share is not None)
-    if args.model and chose_axioms:
+    if args.model and chose_axioms(args):
         raise CommandLineError(
             "--model ranks by the model's own features: leave out --axioms, --combine, --weights and "
             "--min-decisive-share"
         )
-    if args.model or (default_model and not chose_axioms):
+    if args.model or (default_model and not chose_axioms(args)):
         return build_model(args.model or default_model, verbose=args.verbose)
     return combined_axioms(args, default_axioms=default_axioms)

@@ -10,7 +10,7 @@ import pandas as pd
 from pyterrier_rag_axioms.cli._cache_option import use_cache_option
 from pyterrier_rag_axioms.cli._declared_option import add_declared_option, given_options
 from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
-from pyterrier_rag_axioms.cli._judge_options import add_judge_options, preference_source
+from pyterrier_rag_axioms.cli._judge_options import add_judge_options, combine_name, preference_source
 from pyterrier_rag_axioms.cli._printing import printable, shorten
 from pyterrier_rag_axioms.cli._progress import resolve_progress
 from pyterrier_rag_axioms.cli._sample import SAMPLE_PATH
@@ -85,7 +85,7 @@ def rerank_main(argv: Sequence[str]) -> int:
         judge = f"the preference model {printable(args.model)}"
     else:
         axioms = printable(args.axioms) if args.axioms else ",".join(DEFAULT_RERANK_AXIOMS)
-        judge = f"the axioms {axioms} ({args.combine or 'majority'})"
+        judge = f"the axioms {axioms} ({combine_name(args)})"
     print(f"Ranked by {args.method} over the preferences of {judge}\n")
     for qid, group in ranking.groupby("qid", sort=False):
         print(f"[{printable(qid)}] {printable(group['query'].iloc[0])}")

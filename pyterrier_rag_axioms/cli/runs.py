@@ -24,7 +24,7 @@ import pandas as pd
 from pyterrier_rag_axioms.cli._cache_option import use_cache_option
 from pyterrier_rag_axioms.cli._declared_option import add_declared_option
 from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
-from pyterrier_rag_axioms.cli._judge_options import add_judge_options, preference_source
+from pyterrier_rag_axioms.cli._judge_options import add_judge_options, chose_axioms, combine_name, preference_source
 from pyterrier_rag_axioms.cli._printing import print_note, printable
 from pyterrier_rag_axioms.cli._processes_option import add_processes_option
 from pyterrier_rag_axioms.cli._progress import resolve_progress
@@ -85,10 +85,9 @@ def _count(number: int, thing: str) -> str:
 
 def _judge_label(args: argparse.Namespace) -> str:
     """The judge in a few words: the model's name or file, or the axioms and how they combine."""
-    if args.model or not (args.axioms or args.combine or args.weights or args.min_decisive_share is not None):
+    if args.model or not chose_axioms(args):
         return f"the preference model {printable(args.model or DEFAULT_RUNS_MODEL)}"
-    combine = args.combine or "majority"
-    return f"the axioms {printable(args.axioms) if args.axioms else '(default)'} ({combine})"
+    return f"the axioms {printable(args.axioms) if args.axioms else '(default)'} ({combine_name(args)})"
 
 
 def format_runs(table: pd.DataFrame, *, with_nuggets: bool, by: str = "win_rate") -> str:

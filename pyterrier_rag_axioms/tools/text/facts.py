@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 from pyterrier_rag_axioms.tools.text._fact_rules import (
     GENERIC_WORDS,
     META_STATEMENT,
+    REPORTING_VERBS,
     clean_statement,
     is_source_note,
     plain_statement,
@@ -295,10 +296,13 @@ class _Splitter(SyntaxRules):
 
     def _remember_subject(self, sentence: Span, kept: list[int]) -> None:
         """Keep the sentence's subject, where it is a noun phrase, for a pronoun in the next one."""
-        subjects = [child for child in sentence.root.children if child.dep_ in _SUBJECTS]
+        head = sentence.root
+        if head.lemma_.lower() in REPORTING_VERBS:  # "Studies show that X ...": X's subject
+            head = next((c for c in head.children if c.dep_ == "ccomp"), head)
+        subjects = [child for child in head.children if child.dep_ in _SUBJECTS]
         if not subjects or any(t.lower_ in _PERSONAL | _POSSESSIVE for t in subjects[0].subtree):
             return  # no subject (a list item), or a pronoun for the same thing: the antecedent stays
-        self.antecedent = self._noun_subject(sentence.root, kept)
+        self.antecedent = self._noun_subject(head, kept)
 
     def _noun_subject(self, head: Token, kept: list[int]) -> _Subject | None:
         """A clause's subject, where it is a noun phrase of at most eight words."""
