@@ -1,7 +1,8 @@
 """``rag-axioms score``: nugget metrics from assignment files alone, as nuggetizer's metrics step computes them.
 
 Assignment files in (nuggetizer's assign format: NIST's, or those of ``rag-axioms assign
---assignments``); each answer's nugget scores (All, Vital, Weighted, each also strict) and each
+--assignments``; or the flat table, one row per answer and nugget, of ``--assignments FILE.tsv``
+or ``.parquet``); each answer's nugget scores (All, Vital, Weighted, each also strict) and each
 run's means over its topics out, ranked by the All score: the table ``rag-axioms assign`` prints,
 from the same functions (:func:`~pyterrier_rag_axioms.judgments.nugget_scores`), with no judge and
 no model. A nugget marked ``"counted": false`` (drawn from the answer's own words) earns that answer
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+
+import pandas as pd
 
 from pyterrier_rag_axioms.cli._errors import CommandLineParser
 
@@ -28,7 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "assignments", nargs="+", metavar="FILE",
-        help="assignment file(s): one answer per line (qid, run_id, nuggets with importance and assignment)",
+        help="assignment file(s): JSON lines, one answer per line (qid, run_id, nuggets with importance and "
+        "assignment), or the flat table of assign --assignments FILE.tsv or .parquet",
     )
     parser.add_argument("--output", metavar="FILE", help="save the run table (.jsonl, .tsv or .parquet)")
     parser.add_argument(
@@ -38,24 +42,53 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Suffixes of the flat table of ``rag-axioms assign --assignments`` (one row per answer and nugget).
+FLAT_SUFFIXES: tuple[str, ...] = (".tsv", ".tsv.gz", ".parquet")
+
+
+def load_assignments(path: str) -> pd.DataFrame:
+    """One row per answer (``qid``, ``docno``, ``nuggets``) of an assignment file: JSON lines in nuggetizer's
+    assign format (any suffix: NIST's file ends in ``.jl``), or the flat table of ``assign --assignments``
+    (``.tsv`` or ``.parquet``), whose ``counted`` column is kept.
+
+    Raises:
+        ValueError: a malformed file, naming it (and the line or row).
+    """
+    from pyterrier_rag_axioms.judgments import load_nugget_assignments, nested_assignments
+
+    if not path.lower().endswith(FLAT_SUFFIXES):
+        return load_nugget_assignments(path)
+    if path.lower().endswith(".parquet"):
+        flat = pd.read_parquet(path)
+    else:
+        flat = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
+    if "counted" in flat.columns:  # as written: true/false, or their text in TSV
+        marks = flat["counted"].map({True: True, False: False, "True": True, "False": False})
+        if marks.isna().any():
+            row = int(marks.isna().to_numpy().argmax())
+            raise ValueError(f"{path}: row {row + 1}: counted must be True or False, not {flat['counted'].iloc[row]!r}")
+        flat["counted"] = marks.astype(bool)
+    try:
+        return nested_assignments(flat)
+    except Exception as error:  # pt.validate's and the checks' messages name no file
+        raise ValueError(f"{path}: {error}") from None
+
+
 def score_main(argv: Sequence[str]) -> int:
     """Print each run's mean nugget scores of the assignment files; save the run table and the per-answer scores."""
     args = build_parser().parse_args(argv)
-
-    import pandas as pd
 
     from pyterrier_rag_axioms.cli.assign import run_scores, write_outputs
     from pyterrier_rag_axioms.cli.nugget_report import format_run_table
     from pyterrier_rag_axioms.evaluation.comparison import per_topic_nugget_scores
     from pyterrier_rag_axioms.io import check_output_paths, format_of
-    from pyterrier_rag_axioms.judgments import load_nugget_assignments
 
     outputs = {"--output": args.output, "--per-topic": args.per_topic}
     for path in outputs.values():
         if path:
             format_of(path)  # an unknown output format fails before any work
     check_output_paths(outputs, inputs=args.assignments)
-    frames = [load_nugget_assignments(path).assign(source=path) for path in args.assignments]
+    frames = [load_assignments(path).assign(source=path) for path in args.assignments]
     assignments = pd.concat(frames, ignore_index=True)
     repeated = assignments.duplicated(["qid", "docno"])
     if repeated.any():
@@ -72,4 +105,4 @@ def score_main(argv: Sequence[str]) -> int:
     return 0
 
 
-__all__ = ["build_parser", "score_main"]
+__all__ = ["FLAT_SUFFIXES", "build_parser", "load_assignments", "score_main"]

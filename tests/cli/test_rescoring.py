@@ -119,3 +119,26 @@ def test_score_refuses_an_answer_given_twice_and_an_unknown_output_format_in_one
     assert line.startswith(f"rag-axioms score: error: {copy}: run ") and f"is assigned in {sample} too" in line
     line = cli_error(run_cli("score", str(sample), "--output", "table.txt", cwd=tmp_path))
     assert "table.txt: unknown file format" in line
+
+
+def test_score_rescores_the_flat_table_of_assign_to_the_printed_table(assigned):
+    folder = assigned["folder"]
+    runs = [str(path) for path in trec_sample_runs()]
+    completed = run_cli("assign", *runs, "--nuggets", "nuggets.jsonl", "--assignments", "flat.tsv", "--quiet",
+                        cwd=folder)
+    assert completed.returncode == 0, completed.stderr
+    flat = pd.read_csv(folder / "flat.tsv", sep="\t", dtype={"qid": str})
+    assert set(flat["counted"]) == {True, False}
+    from pyterrier_rag_axioms.io import write_frame
+
+    write_frame(flat, folder / "flat.parquet")
+    for name in ("flat.tsv", "flat.parquet"):
+        scored = run_cli("score", name, cwd=folder)
+        assert scored.returncode == 0, scored.stderr
+        assert _table_lines(scored.stdout) == _table_lines(assigned["stdout"]), name
+    flat = flat.astype({"counted": object})
+    flat.loc[3, "counted"] = "maybe"
+    flat.to_csv(folder / "bad.tsv", sep="\t", index=False)
+    assert cli_error(run_cli("score", "bad.tsv", cwd=folder)) == (
+        "rag-axioms score: error: bad.tsv: row 4: counted must be True or False, not 'maybe'"
+    )
