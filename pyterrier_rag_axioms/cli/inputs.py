@@ -19,9 +19,19 @@ INPUT_KINDS: tuple[str, ...] = ("responses", "trec-run", "assignments")
 
 
 def input_kind(path: str | Path) -> str:
-    """``"trec-run"``, ``"assignments"`` or ``"responses"``, by the first record of a JSON-lines file."""
-    from pyterrier_rag_axioms.io import format_of, iter_jsonl
+    """``"trec-run"``, ``"assignments"`` or ``"responses"``, by the first record of a JSON-lines file.
 
+    Raises:
+        ValueError: a TREC ad-hoc run file (``qid Q0 docno rank score tag``, e.g. ``run.txt``), named as such.
+    """
+    from pyterrier_rag_axioms.io import TREC_RANKING_PROBLEM, format_of, is_trec_ranking_line, iter_jsonl, iter_lines
+
+    if Path(path).is_file() and not str(path).lower().endswith((".parquet", ".parquet.gz")):
+        for number, line in iter_lines(path):  # a ranking is no response file, whatever its suffix
+            if line.strip():
+                if is_trec_ranking_line(line):
+                    raise ValueError(f"{path}:{number}: {TREC_RANKING_PROBLEM}")
+                break
     if format_of(path) != "jsonl" or not Path(path).is_file():
         return "responses"
     for _, record in iter_jsonl(path):

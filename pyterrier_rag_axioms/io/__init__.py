@@ -52,9 +52,9 @@ def format_of(path: str | Path) -> str:
 _format_of = format_of
 
 __all__ = [  # with the writing helpers kept importable from here
-    "CONTEXT_COLUMNS", "FORMATS", "ID_COLUMNS", "MAX_LINE_BYTES", "atomic_write", "atomic_write_text",
-    "check_output_path", "check_output_paths", "format_of", "iter_jsonl", "iter_lines", "open_text", "read_jsonl",
-    "read_responses", "write_frame",
+    "CONTEXT_COLUMNS", "FORMATS", "ID_COLUMNS", "MAX_LINE_BYTES", "TREC_RANKING_PROBLEM", "atomic_write",
+    "atomic_write_text", "check_output_path", "check_output_paths", "format_of", "is_trec_ranking_line", "iter_jsonl",
+    "iter_lines", "open_text", "read_jsonl", "read_responses", "write_frame",
 ]
 
 
@@ -127,7 +127,14 @@ def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
         raise ValueError(f"{path}:{number + 1}: cannot be read as (gzip-compressed) text: {error}") from None
 
 
-def _is_trec_ranking_line(line: str) -> bool:
+#: What is wrong with a TREC ad-hoc run file where answers are expected (after ``path:line:``).
+TREC_RANKING_PROBLEM = (
+    "a TREC ad-hoc run file (qid Q0 docno rank score tag: a ranking of documents), not JSON lines; give the "
+    "answers, e.g. a TREC 2024 RAG run file (one JSON object per line with topic_id, run_id, references and answer)"
+)
+
+
+def is_trec_ranking_line(line: str) -> bool:
     """Whether a line is one of a TREC ad-hoc run file: ``qid Q0 docno rank score tag``."""
     fields = line.split()
     if len(fields) != 6 or fields[1].upper() != "Q0":
@@ -146,12 +153,8 @@ def _json_lines(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
         try:
             record = strict_json.loads(line)
         except json.JSONDecodeError as error:
-            if _is_trec_ranking_line(line):
-                raise ValueError(
-                    f"{path}:{number}: a TREC ad-hoc run file (qid Q0 docno rank score tag: a ranking of documents), "
-                    "not JSON lines; give the answers, e.g. a TREC 2024 RAG run file (one JSON object per line with "
-                    "topic_id, run_id, references and answer)"
-                ) from None
+            if is_trec_ranking_line(line):
+                raise ValueError(f"{path}:{number}: {TREC_RANKING_PROBLEM}") from None
             raise ValueError(f"{path}:{number}: not valid JSON ({error.msg})") from None
         except ValueError as error:
             raise ValueError(f"{path}:{number}: {error}") from None

@@ -63,6 +63,15 @@ def test_a_trec_ad_hoc_run_file_is_named_as_such(tmp_path, capsys, name):
                           "tag: a ranking of documents), not JSON lines; ") and err.count("\n") == 1
 
 
+def test_runs_names_a_trec_ad_hoc_run_file_whatever_its_suffix(tmp_path, capsys):
+    ranking = tmp_path / "bm25.run"
+    ranking.write_text("\nmoon Q0 doc1 1 12.5 bm25\n", encoding="utf-8")
+    status, out, err = run(capsys, "runs", str(ranking), "--quiet")
+    assert (status, out) == (2, "")
+    assert err.startswith(f"rag-axioms runs: error: {ranking}:2: a TREC ad-hoc run file (qid Q0 docno rank score "
+                          "tag: a ranking of documents), not JSON lines; ") and err.count("\n") == 1
+
+
 def test_a_run_line_without_its_query_asks_for_the_topics_file(tmp_path):
     runs = write_records(tmp_path / "runs.jsonl", [run_line("a", "moon", "Yes.", query=None)])
     with pytest.raises(ValueError, match=r"runs\.jsonl:1: no field 'topic' \(the query text of topic 'moon'\), and no "
