@@ -93,7 +93,6 @@ def test_a_killed_worker_of_the_assigner_ends_the_call(sample_responses: pd.Data
         for qid, text in sample_responses.groupby("qid", sort=False)["response"].first().items()
     ])
     assigner = rag.nuggets.NuggetAssigner(nuggets=nuggets, processes=2)
-    assigner.text_analyzer.nlp  # noqa: B018 (loaded before the workers fork, so that they start at once)
     before = _children(os.getpid())
 
     def kill_one_worker():
