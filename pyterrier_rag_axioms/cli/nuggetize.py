@@ -5,7 +5,8 @@ TREC 2024 RAG run files (JSON lines, one answer per topic) in; each topic's nugg
 in nuggetizer's "create" format: one topic per line, ``{"qid", "query", "nuggets": [{"text",
 "importance", "nugget_id", "support", "sources", "drawn_from", "passages"}]}``. A person may edit
 the file (delete a nugget, reword it, make a vital one okay); ``rag-axioms assign --nuggets``
-reads it back.
+reads it back. Without run files, the shipped TREC 2024 RAG sample's runs; without ``--output``,
+the nuggets are printed.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import pandas as pd
 from pyterrier_rag_axioms.cli._cache_option import add_cache_option, use_cache_option
 from pyterrier_rag_axioms.cli._declared_option import add_declared_option
 from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
-from pyterrier_rag_axioms.cli._printing import printable
+from pyterrier_rag_axioms.cli._printing import printable, shorten
 from pyterrier_rag_axioms.cli._processes_option import add_processes_option
 from pyterrier_rag_axioms.cli._progress import add_progress_options, resolve_progress
 
@@ -33,8 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Draw each topic's nuggets from the answers of TREC 2024 RAG run files, without an LLM, "
         "and write them as nuggetizer writes created nuggets (one topic per line) for review.",
     )
-    parser.add_argument("runs", nargs="+", metavar="RUN", help="TREC 2024 RAG run file(s) (JSON lines, gzip or not)")
-    parser.add_argument("--output", metavar="FILE", required=True, help="the nugget file to write (JSON lines)")
+    parser.add_argument("runs", nargs="*", metavar="RUN", help="TREC 2024 RAG run file(s) (JSON lines, gzip or not; "
+                        "default: the shipped TREC 2024 RAG sample's eight runs)")
+    parser.add_argument("--output", metavar="FILE", help="the nugget file to write (JSON lines; default: print the "
+                        "nuggets of each topic)")
     parser.add_argument("--topics", metavar="FILE", help="topics file (qid<TAB>query) for lines without 'topic'")
     from pyterrier_rag_axioms.nuggets import NuggetExtractor
 
@@ -89,11 +92,30 @@ def run_answers(paths: Sequence[str], topics: str | None) -> pd.DataFrame:
     return responses
 
 
+def format_nuggets(nuggets: pd.DataFrame, responses: pd.DataFrame) -> str:
+    """Each topic's nuggets as a reader scans them: the topic and its query, then per nugget its importance, how
+    many runs state it and its text."""
+    queries = dict(zip(responses["qid"], responses["query"]))
+    lines = []
+    for qid, rows in nuggets.groupby("qid", sort=False):
+        lines += ["", f"[{printable(qid)}] {shorten(queries.get(qid, ''), 100)}"]
+        supports = rows["support"] if "support" in rows.columns else [None] * len(rows)
+        for nugget, importance, support in zip(rows["nugget"], rows["importance"], supports):
+            runs = "" if support is None else f"{int(support)} runs"
+            lines.append(f"  {importance:<5}  {runs:>7}  {shorten(nugget, 100)}")
+    return "\n".join(lines)
+
+
 def nuggetize_main(argv: Sequence[str]) -> int:
-    """Write each topic's nuggets, drawn from the run files' answers, to ``--output``."""
+    """Write each topic's nuggets, drawn from the run files' answers, to ``--output`` (or print them)."""
     args = build_parser().parse_args(argv)
     resolve_progress(args)
-    checked_output(args.output, [*args.runs, args.topics])
+    if not args.runs:  # the shipped TREC 2024 RAG sample, as assign and runs take it
+        from pyterrier_rag_axioms.sample import trec_sample_runs
+
+        args.runs = [str(path) for path in trec_sample_runs()]
+    if args.output is not None:
+        checked_output(args.output, [*args.runs, args.topics])
     use_cache_option(args)
 
     from pyterrier_rag_axioms.nuggets import NuggetExtractor
@@ -104,12 +126,16 @@ def nuggetize_main(argv: Sequence[str]) -> int:
                                 processes=args.processes)
     nuggets = extractor(responses[["qid", "query", "docno", "response"]])
     empty = sorted(set(responses["qid"]) - set(nuggets["qid"]))
-    save_nuggets(nuggets, args.output)
-    print(
+    summary = (
         f"{len(nuggets)} nuggets ({(nuggets['importance'] == 'vital').sum()} vital) drawn from {len(responses)} "
-        f"answers of {responses['docno'].nunique()} runs to {responses['qid'].nunique()} topics; "
-        f"written to {printable(args.output)}"
+        f"answers of {responses['docno'].nunique()} runs to {responses['qid'].nunique()} topics"
     )
+    if args.output is None:
+        print(summary)
+        print(format_nuggets(nuggets, responses))
+    else:
+        save_nuggets(nuggets, args.output)
+        print(f"{summary}; written to {printable(args.output)}")
     if empty:
         print(
             f"no statement is made by several runs for {len(empty)} topics (e.g. {printable(empty[0])}): "

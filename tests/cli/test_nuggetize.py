@@ -91,3 +91,14 @@ def test_an_output_that_is_an_input_is_refused(tmp_path):
     paths = run_files(tmp_path)
     line = cli_error(run_cli("nuggetize", *paths, "--output", paths[0], cwd=tmp_path))
     assert "the input file" in line
+
+
+def test_without_run_files_nor_output_it_prints_the_nuggets_of_the_shipped_sample(tmp_path):
+    completed = run_cli("nuggetize", "--quiet", cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stderr == ""
+    lines = completed.stdout.splitlines()
+    assert lines[0].endswith("drawn from 16 answers of 8 runs to 2 topics")
+    assert "[2024-142395] what have teen done to stop animal testing" in lines
+    assert all(line.split()[0] in ("vital", "okay") for line in lines[1:] if line.startswith("  "))
+    assert list(tmp_path.iterdir()) == []
