@@ -371,8 +371,9 @@ def replaced(owner: T, **changes: Any) -> T:
 
 
 def declared_repr(owner: Any, label: str | None = None) -> str:
-    """``label(p=v, ...)`` from the declaration: positional parameters always, the others where
-    they differ from their defaults (or are declared ``always_shown``), hidden ones never; ``name`` comes last."""
+    """``label(p=v, ...)`` from the declaration: required positional parameters always (without their
+    names), the others where they differ from their defaults (or are ``always_shown``), hidden ones
+    never; ``name`` comes last."""
     parts = []
     for field in sorted(declared(owner), key=lambda field: field.name == "name"):
         if field.metadata.get("hidden"):
@@ -382,7 +383,7 @@ def declared_repr(owner: Any, label: str | None = None) -> str:
             parts.extend(repr(item) for item in stored)
             continue
         value = _shown(owner, field, stored)
-        if field.metadata.get("positional"):
+        if field.metadata.get("positional") and field.default is REQUIRED:
             parts.append(repr(value))
         elif (
             field.default is REQUIRED

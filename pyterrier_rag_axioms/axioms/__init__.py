@@ -10,7 +10,6 @@ from pyterrier_rag_axioms.axioms._base import (
     parameter,
     parameters,
     resolve_tool,
-    signature_repr,
     warn_about_contexts,
 )
 from pyterrier_rag_axioms.axioms.operators import PreferenceOperators, operator_error
@@ -38,6 +37,6 @@ globals().update(AXIOM_NAMES)
 __all__ = [
     "AXIOM_NAMES", "Axiom", "FeatureAxiom", "PreferenceOperators", "compare_with_margin", "context_readers",
     "operator_error", "parameter", "parameters", "declared_repr", "resolve_parameters", "resolve_tool",
-    "signature_repr", "warn_about_contexts",
+    "warn_about_contexts",
     *AXIOM_NAMES,
 ]

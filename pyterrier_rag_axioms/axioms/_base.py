@@ -18,7 +18,6 @@ from pyterrier_rag_axioms.declaration import (
     declared_repr,
     parameter,
     parameters,
-    same,
     same_parameters,
 )
 from pyterrier_rag_axioms.frames import (
@@ -71,24 +70,6 @@ def compare_with_margin(
 def resolve_tool(resolve: Callable[[Any], Any]) -> Callable[[Any, Any], Any]:
     """A :func:`parameter` resolver from a one-argument tool resolver (e.g. a model name to its shared tool)."""
     return lambda transformer, argument: resolve(argument)
-
-
-def signature_repr(transformer: Any) -> str:
-    """``Class(...)`` from the constructor's signature and the values stored under the parameters' names.
-
-    Positional arguments always show; keyword arguments where they differ from their defaults;
-    ``verbose`` never.
-    """
-    parts = []
-    for declared in list(inspect.signature(type(transformer).__init__).parameters.values())[1:]:
-        value = getattr(transformer, declared.name)
-        if declared.kind is inspect.Parameter.VAR_POSITIONAL:
-            parts.extend(map(repr, value))
-        elif declared.default is inspect.Parameter.empty:
-            parts.append(repr(value))
-        elif declared.name != "verbose" and not same(value, declared.default):
-            parts.append(f"{declared.name}={value!r}")
-    return f"{type(transformer).__name__}({', '.join(parts)})"
 
 
 def _margin(axiom: Axiom, margin_fraction: float | None) -> float:

@@ -7,13 +7,15 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms.axioms import signature_repr
+from pyterrier_rag_axioms.declaration import PRESENTATION, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.pipelines.rag import ANSWER_COLUMNS
 from pyterrier_rag_axioms.reranking import AxiomaticReranker, Pivot, Source
-from pyterrier_rag_axioms.reranking.counting import Method, check_ranking_options
+from pyterrier_rag_axioms.reranking.counting import Method, method_parameter
+from pyterrier_rag_axioms.reranking.kwiksort import pivot_parameter, seed_parameter
 
 
+@parameters
 class BestOfN(QueryParallel, pt.Transformer):
     """Keep each query's best response of an axiomatic ranking, as ``qanswer``: best-of-n selection.
 
@@ -26,37 +28,23 @@ class BestOfN(QueryParallel, pt.Transformer):
     ``pt.Experiment`` evaluate the chosen answer like a reader's.
     """
 
-    def __init__(
-        self,
-        source: Source | None = None,
-        *,
-        method: Method = "kwiksort",
-        pivot: Pivot = "random",
-        seed: int = 0,
-        verbose: bool = False,
-    ):
-        """
-        Args:
-            source: ``None`` to read a ranking, or an axiom, combinator or preference column to
-                rank by first.
-            method: the ranking method where ``source`` is given: ``"kwiksort"`` or ``"count"``.
-            pivot: KwikSort's pivot selection.
-            seed: KwikSort's seed for random pivots.
-            verbose: show the progress of the ranking.
-        """
-        seed = check_ranking_options(method, pivot, seed, "BestOfN")
-        self.source = source
-        self.method = method
-        self.pivot = pivot
-        self.seed = seed
-        self.verbose = verbose
-        self.reranker = (
-            None
-            if source is None
-            else AxiomaticReranker(source, method=method, pivot=pivot, seed=seed, verbose=verbose)
+    #: ``None`` to read a ranking, or an axiom, combinator or preference column to rank by first.
+    source: Source | None = parameter(None, positional=True)
+    #: The ranking method where ``source`` is given: ``"kwiksort"`` or ``"count"``.
+    method: Method = method_parameter()
+    #: KwikSort's pivot selection.
+    pivot: Pivot = pivot_parameter()
+    #: KwikSort's seed for random pivots.
+    seed: int = seed_parameter()
+    #: Show the progress of the ranking.
+    verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
+
+    def __post_init__(self) -> None:
+        self.reranker = None if self.source is None else AxiomaticReranker(
+            self.source, method=self.method, pivot=self.pivot, seed=self.seed, verbose=self.verbose
         )
 
-    __repr__ = signature_repr
+    __repr__ = declared_repr
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """One answer per query: the best of its responses."""

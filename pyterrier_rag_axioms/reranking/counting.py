@@ -11,7 +11,6 @@ import pyterrier as pt
 from pyterrier_rag_axioms.declaration import (
     PRESENTATION,
     REQUIRED,
-    check_arguments,
     declared_repr,
     parameter,
     parameters,
@@ -19,7 +18,6 @@ from pyterrier_rag_axioms.declaration import (
 from pyterrier_rag_axioms.frames import check_pair_count
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.reranking._candidates import (
-    PIVOTS,
     Candidates,
     Pivot,
     Source,
@@ -27,7 +25,7 @@ from pyterrier_rag_axioms.reranking._candidates import (
     check_source,
     source_name,
 )
-from pyterrier_rag_axioms.reranking.kwiksort import KwikSort
+from pyterrier_rag_axioms.reranking.kwiksort import KwikSort, pivot_parameter, seed_parameter
 
 
 @parameters
@@ -98,11 +96,9 @@ Method = Literal["kwiksort", "count"]
 METHODS: tuple[str, ...] = get_args(Method)
 
 
-def check_ranking_options(method: object, pivot: object, seed: object, caller: str) -> int:
-    """Check a ranking method, KwikSort's pivot and seed as :class:`AxiomaticReranker` declares them
-    (``ValueError`` naming ``caller``); the seed as an int."""
-    check_arguments(AxiomaticReranker, caller, method=method, pivot=pivot, seed=seed)
-    return int(seed)  # type: ignore[call-overload]
+def method_parameter() -> Method:
+    """The ranking method, declared alike by :class:`AxiomaticReranker` and the transformers that pass it on."""
+    return parameter("kwiksort", choices=METHODS)
 
 
 def _ranker(reranker: AxiomaticReranker) -> KwikSort | PreferenceCountReranker:
@@ -123,11 +119,11 @@ class AxiomaticReranker(QueryParallel, pt.Transformer):
     #: An :class:`Axiom` or :class:`Combinator` (or a preference column name, for preference frames).
     source: Source = parameter(REQUIRED, positional=True, check=check_source)
     #: The ranking method: ``"kwiksort"`` or ``"count"``.
-    method: Method = parameter("kwiksort", choices=METHODS)
+    method: Method = method_parameter()
     #: The pivot selection of KwikSort (see :class:`KwikSort`).
-    pivot: Pivot = parameter("random", choices=PIVOTS)
+    pivot: Pivot = pivot_parameter()
     #: The seed of KwikSort's random pivots.
-    seed: int = parameter(0, whole=True, at_least=0)
+    seed: int = seed_parameter()
     #: Show the progress of the comparisons.
     verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
 

@@ -21,6 +21,16 @@ from pyterrier_rag_axioms.reranking._candidates import (
 )
 
 
+def pivot_parameter() -> Pivot:
+    """KwikSort's pivot rule, declared alike by the rerankers that pass it on (see :class:`KwikSort`)."""
+    return parameter("random", choices=PIVOTS)
+
+
+def seed_parameter() -> int:
+    """The seed of KwikSort's random pivots, declared alike by the rerankers that pass it on."""
+    return parameter(0, whole=True, at_least=0)
+
+
 def _qid_seed(seed: int, qid: str) -> np.random.Generator:
     """A random generator per query, so that other queries in the frame never change a ranking."""
     return np.random.default_rng([seed, zlib.crc32(qid.encode("utf-8"))])
@@ -48,9 +58,9 @@ class KwikSort(QueryParallel, pt.Transformer):
     source: Source = parameter(REQUIRED, positional=True, check=check_source)
     #: How the pivot of each part is chosen: the ``"first"``, ``"middle"`` or ``"last"`` response in
     #: original order, or ``"random"`` (seeded by ``seed`` and the qid).
-    pivot: Pivot = parameter("random", choices=PIVOTS)
+    pivot: Pivot = pivot_parameter()
     #: The seed of the random pivots.
-    seed: int = parameter(0, whole=True, at_least=0)
+    seed: int = seed_parameter()
     #: Show the progress of the comparisons.
     verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
 
