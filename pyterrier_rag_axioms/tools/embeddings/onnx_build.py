@@ -282,7 +282,7 @@ def ensure_built(model_path: Path, target: Path, *, quantize: bool, per_channel:
                 return _build(model_path, target, Path(private), quantize=quantize, per_channel=per_channel)
     except OnnxExportError:
         raise
-    except (OSError, ImportError, RuntimeError, ValueError) as error:
+    except Exception as error:  # torch's, onnx's and onnxruntime's own errors too: one line naming the file
         raise OnnxExportError(f"{target}: the ONNX model file cannot be built: {error}") from None
 
 
