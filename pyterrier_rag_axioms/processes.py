@@ -165,7 +165,7 @@ def _run(index: int, group: list[Hashable]) -> object:
 def _stop(executor: ProcessPoolExecutor, processes: list[multiprocessing.process.BaseProcess]) -> None:
     """Stop the workers at once (after an error, Ctrl-C or a dead worker) and wait until they are gone."""
     for process in processes:
-        if process.exitcode is None:
+        if process.pid is not None and process.exitcode is None:  # started (a fork may fail) and running
             process.terminate()  # SIGTERM, at its default action in a worker
     executor.shutdown(wait=True)  # the pool sees its workers gone, fails what is left and joins them
 
@@ -184,15 +184,17 @@ def _died(
     unfinished = [index for index in range(len(groups))
                   if index >= len(futures) or not futures[index].done() or futures[index].exception() is not None]
     # the pool stops the other workers by SIGTERM; a worker that ended otherwise is the dead one
-    dead = {process.pid: process.exitcode for process in processes if process.exitcode not in (0, -signal.SIGTERM)}
-    lost = [index for index in unfinished if held[index] in dead] or unfinished
-    topics = [str(topic) for index in lost for topic in groups[index]]
-    named = ", ".join(topics[:NAMED_TOPICS])
+    dead = {process.pid: process.exitcode for process in processes
+            if process.pid is not None and process.exitcode not in (None, 0, -signal.SIGTERM)}
+    held_by_dead = [index for index in unfinished if held[index] in dead]
+    topics = [str(topic) for index in held_by_dead or unfinished for topic in groups[index]]
+    named = f"topic{'s' if len(topics) > 1 else ''} " + ", ".join(topics[:NAMED_TOPICS])
     if len(topics) > NAMED_TOPICS:
         named += f" and {len(topics) - NAMED_TOPICS} more"
     how = _ending(next(iter(dead.values()), None))
+    when = f"while it held {named}" if held_by_dead else f"before {named} {'were' if len(topics) > 1 else 'was'} done"
     return WorkerDiedError(
-        f"a worker process {how} while it held topic{'s' if len(topics) > 1 else ''} {named}; no result was kept: "
+        f"a worker process {how} {when}; no result was kept: "
         "give it more memory, or use one process (processes=1, --processes 1)"
     )
 
