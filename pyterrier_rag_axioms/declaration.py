@@ -12,15 +12,14 @@ attribute whose default is :func:`parameter`, with its role, choices, bounds and
         #: The spaCy analyzer, a tool named by its model.
         analyzer: TextAnalyzer | str | None = parameter(None, role=TOOL, resolve=resolve_tool(resolve_text_analyzer))
 
-The roles are :data:`VALUE` (changes what the object computes; in its value key and saved), :data:`DECISION`
-(only how values become a decision, e.g. a margin; saved), :data:`PRESENTATION` (the column name, saved;
-progress bars, declared ``hidden``) and :data:`TOOL` (a model, analyzer or server: shown and saved by the
-name or path that resolves to it). The declaration builds the constructor (a declared class writes no
-``__init__``): positional, then variadic (a combinator's ``*members``), then keyword parameters; it stores
-each argument under its name, checks them all (choices, bounds, ``check``), resolves them (``resolve``) and
-last calls ``__post_init__`` for derived state. ``repr`` (:func:`declared_repr`), copies (:func:`replaced`),
-files (:func:`saved_arguments`), value keys (:func:`keyed_parameters`), argument checks
-(:func:`check_arguments`) and the command line (:mod:`pyterrier_rag_axioms.cli._declared_option`) read it.
+Roles: :data:`VALUE` (changes what the object computes; in its value key and saved), :data:`DECISION` (how
+values become a decision, e.g. a margin; saved), :data:`PRESENTATION` (the column name; progress bars,
+``hidden``) and :data:`TOOL` (a model, analyzer or server: shown and saved by the name that resolves to it).
+The declaration builds the constructor (a declared class writes no ``__init__``): positional, variadic
+(``*members``), then keyword parameters; it stores each argument under its name, checks them all (choices,
+bounds, ``check``), resolves them (``resolve``) and calls ``__post_init__`` for derived state. ``repr``
+(:func:`declared_repr`), copies (:func:`replaced`), files (:func:`saved_arguments`), value keys
+(:func:`keyed_parameters`), :func:`check_arguments` and the command line (``cli/_declared_option.py``) read it.
 """
 
 from __future__ import annotations
@@ -134,13 +133,16 @@ def parameters(cls: type[T] | None = None, /, *, frozen: bool = False, eq: bool 
 
 def _signature(cls: type) -> inspect.Signature:
     """The constructor's signature: ``self``, the positional parameters, ``*members``, then the keywords."""
-    kinds = {"positional": inspect.Parameter.POSITIONAL_OR_KEYWORD, "variadic": inspect.Parameter.VAR_POSITIONAL}
     listed = []
     for field in declared(cls):
-        kind = next((kinds[flag] for flag in ("variadic", "positional") if field.metadata.get(flag)), None)
-        default = inspect.Parameter.empty if field.default is REQUIRED or kind == kinds["variadic"] else field.default
-        kind = kind or inspect.Parameter.KEYWORD_ONLY
-        listed.append(inspect.Parameter(field.name, kind, default=default, annotation=field.type))
+        kind, annotation = inspect.Parameter.KEYWORD_ONLY, field.type
+        default = inspect.Parameter.empty if field.default is REQUIRED else field.default
+        if field.metadata.get("variadic"):  # annotated with the type of one member
+            kind, default = inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.empty
+            annotation = str(annotation).removeprefix("tuple[").removesuffix(", ...]")
+        elif field.metadata.get("positional"):
+            kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+        listed.append(inspect.Parameter(field.name, kind, default=default, annotation=annotation))
     listed.sort(key=lambda item: item.kind)  # positional, then variadic, then keyword-only (stable)
     self = inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)
     return inspect.Signature([self, *listed], return_annotation=None)
@@ -304,9 +306,7 @@ def tool_argument(owner: Any, field: dataclasses.Field, tool: Any) -> Any:
         return None if tool is None else str(tool)
     resolve = field.metadata.get("resolve")
     configuration = getattr(type(tool), "configuration", ())
-    candidates: list[Any] = [None]
-    if configuration:
-        candidates.append(tool.configuration_key()[0])
+    candidates: list[Any] = [None, *(tool.configuration_key()[:1] if configuration else ())]
     for candidate in candidates:
         try:
             if resolve is not None:

@@ -108,7 +108,7 @@ def test_the_declaration_builds_the_constructor():
     assert (members.members, members.share, members.count, members.size) == (("a", "b"), 1, None, 2)
     assert repr(members) == "Members('a', 'b', share=1)"
     assert str(inspect.signature(Members)) == (
-        "(*members: 'tuple[str, ...]', share: 'float' = 0.5, count: 'int | None' = None) -> None"
+        "(*members: 'str', share: 'float' = 0.5, count: 'int | None' = None) -> None"
     )
     assert str(inspect.signature(Example)).startswith("(source: 'str', *, unit: 'str' = 'words', limit: 'int' = 3")
     attributes = pt.inspect.transformer_attributes(rag.KwikSort("p", seed=2))
