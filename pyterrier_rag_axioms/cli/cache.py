@@ -55,7 +55,12 @@ def cache_main(argv: Sequence[str]) -> int:
         ),
     )
     add_cache_option(parser)
-    parser.add_argument("--prune", action="store_true", help="remove the entries of namespaces not used lately")
+    parser.add_argument(
+        "--prune", action="store_true",
+        help="remove the entries of namespaces not used lately, and the ONNX model folders not used lately and "
+        "partial files of killed model builds (in the cache and in ~/.cache/pyterrier-rag-axioms/onnx; the "
+        "latter also without a cache directory)",
+    )
     from pyterrier_rag_axioms.tools.cache_upkeep import prune
 
     add_declared_option(parser, prune, "unused_days", help="with --prune: days without use")
