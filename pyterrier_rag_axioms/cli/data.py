@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from pathlib import Path
 
 from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
 from pyterrier_rag_axioms.cli._progress import add_progress_options, resolve_progress
@@ -29,7 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
             f"{DATA_COMMIT[:12]}): 'list' shows each file and where it is on this machine, 'fetch' downloads the "
             f"missing ones into PyTerrier's data folder, each checked against its SHA-256. ${DATA_VARIABLE} names a "
             f"local copy (DIR/<dataset>/<file>) for machines without a network; ${BASE_URL_VARIABLE} another server. "
-            f"'path' prints where a sample shipped in the package ({', '.join(SAMPLES)}) or a fetched file is."
+            "'path' prints where a fetched file is, or a sample shipped in the package: "
+            + "; ".join(f"{name}: {what}" for name, what in SAMPLES.items()) + "."
         ),
     )
     parser.add_argument(
@@ -54,50 +56,41 @@ SAMPLES: dict[str, str] = {
 }
 
 
-def _where(file) -> str:
-    """Where ``file`` is on this machine, as ``fetch`` would find it: a local copy (good or not), the cache, nowhere."""
+def _located(file) -> tuple[Path | None, str]:
+    """Where ``file`` is on this machine, as ``fetch`` would find it (a good local copy, else the cache), and that
+    in words: a local copy (or one refused, and why), the cache, or nowhere."""
     from pyterrier_rag_axioms.judgments.public_data import cached_path, copy_problem, is_cached, local_copy_path
 
     local = local_copy_path(file)
     if local is not None and local.is_file():
         problem = copy_problem(file, local)
-        return f"local copy {local}" if problem is None else f"refused local copy {local} ({problem})"
+        return (local, f"local copy {local}") if problem is None else (None, f"refused local copy {local} ({problem})")
     if is_cached(file):
-        return f"cached {cached_path(file)}"
-    return "not fetched"
+        return cached_path(file), f"cached {cached_path(file)}"
+    return None, "not fetched"
 
 
-def _paths(names: Sequence[str]) -> list[str]:
+def _paths(names: Sequence[str]) -> list[Path]:
     """The path of each named sample, and of each file of each named dataset where this machine has it."""
-    from pyterrier_rag_axioms.judgments.public_data import (
-        cached_path,
-        dataset_files,
-        is_cached,
-        local_copy_path,
-        public_datasets,
-    )
+    from pyterrier_rag_axioms.judgments.public_data import dataset_files, public_datasets
     from pyterrier_rag_axioms.sample import sample_path, trec_sample_path
 
+    known = f"the samples are {', '.join(SAMPLES)}, the datasets {', '.join(public_datasets())}"
     if not names:
-        raise CommandLineError(f"path: name a sample ({', '.join(SAMPLES)}) or a dataset "
-                               f"({', '.join(public_datasets())})")
+        raise CommandLineError(f"path: give a name; {known}")
     paths = []
     for name in names:
         if name in SAMPLES:
-            paths.append(str(sample_path() if name == "sample" else trec_sample_path()))
+            paths.append(sample_path() if name == "sample" else trec_sample_path())
             continue
         if name not in public_datasets():
-            raise CommandLineError(f"path: unknown name {name!r}; the samples are {', '.join(SAMPLES)}, the datasets "
-                                   f"{', '.join(public_datasets())}")
+            raise CommandLineError(f"path: unknown name {name!r}; {known}")
         for file in dataset_files(name):
-            local = local_copy_path(file)
-            if _where(file).startswith("local copy"):
-                paths.append(str(local))
-            elif is_cached(file):
-                paths.append(str(cached_path(file)))
-            else:
-                raise CommandLineError(f"path: {name}'s {file.role} file is not on this machine ({_where(file)}); "
+            path, where = _located(file)
+            if path is None:
+                raise CommandLineError(f"path: {name}'s {file.role} file is not on this machine ({where}); "
                                        f"`rag-axioms data fetch {name}` fetches it")
+            paths.append(path)
     return paths
 
 
@@ -109,7 +102,7 @@ def data_main(argv: Sequence[str]) -> int:
     from pyterrier_rag_axioms.judgments.public_data import dataset_files, file_url, public_datasets, public_file
 
     if args.action == "path":
-        print("\n".join(_paths(list(dict.fromkeys(args.datasets)))))
+        print("\n".join(str(path) for path in _paths(list(dict.fromkeys(args.datasets)))))
         return 0
     names = list(dict.fromkeys(args.datasets)) or list(public_datasets())
     files = [file for name in names for file in dataset_files(name)]
@@ -118,6 +111,6 @@ def data_main(argv: Sequence[str]) -> int:
             path = public_file(file.dataset, file.role, verbose=args.verbose, force=args.force)
             print(f"{file.dataset:<14} {file.role:<10} {file.size / 1e6:6.2f} MB  {path}")
         else:
-            print(f"{file.dataset:<14} {file.role:<10} {file.size / 1e6:6.2f} MB  {_where(file)}")
+            print(f"{file.dataset:<14} {file.role:<10} {file.size / 1e6:6.2f} MB  {_located(file)[1]}")
             print(f"{'':<14} {'':<10} {file.description}; {file_url(file)}")
     return 0
