@@ -5,8 +5,9 @@ from pyterrier_rag_axioms.nuggets.assigner import ASSIGNMENT_COLUMNS, NuggetAssi
 from pyterrier_rag_axioms.nuggets.extractor import EXTRACTED_COLUMNS, NuggetExtractor
 from pyterrier_rag_axioms.nuggets.files import IMPORTANCES, NUGGET_COLUMNS, load_nuggets
 from pyterrier_rag_axioms.nuggets.model import ASSIGNMENTS, NuggetModel, fit_nugget_model
+from pyterrier_rag_axioms.nuggets.reference import reference_nuggets, reference_score
 
 __all__ = [
     "ASSIGNMENTS", "ASSIGNMENT_COLUMNS", "EXTRACTED_COLUMNS", "IMPORTANCES", "NUGGET_COLUMNS", "NuggetAssigner",
-    "NuggetExtractor", "NuggetModel", "fit_nugget_model", "load_nuggets",
+    "NuggetExtractor", "NuggetModel", "fit_nugget_model", "load_nuggets", "reference_nuggets", "reference_score",
 ]
