@@ -3,8 +3,8 @@ real encoders).
 
 The judges: every axiom of the registry that runs offline (CLAR1 needs a LanguageTool server; the oracles
 read judgments, not text), both shipped preference models, the nugget assigner (nuggets of wild text
-too) and the nugget extractor. One example is one topic whose query, responses, passages and nugget are
-drawn from the kinds of text below.
+too, long ones by their parts), the nugget extractor and the score against a reference answer. One
+example is one topic whose query, responses, passages and nugget are drawn from the kinds of text below.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pyterrier_rag_axioms import PreferenceModel
-from pyterrier_rag_axioms.nuggets import NuggetAssigner, NuggetExtractor
+from pyterrier_rag_axioms.nuggets import NuggetAssigner, NuggetExtractor, reference_score
 from pyterrier_rag_axioms.registry import AXIOMS, EXTRA_AXIOMS, GEN_AXIOMS, NUGGET_AXIOMS, POOL_AXIOMS, RAG_AXIOMS
 
 #: The axioms that judge text offline.
@@ -99,11 +99,14 @@ def judge_topic(query: str, responses: list[str], passage: str, nugget: str) -> 
         extracted = NuggetExtractor(processes=1)(frame)
         numeric = extracted.select_dtypes("number")
         assert not numeric.isna().to_numpy().any()
+        scored = reference_score(frame, pd.DataFrame({"qid": ["q"], "query": [query], "gold_answer": [nugget]}))
+        assert np.isfinite(scored[["nugget_recall", "rouge_l", "reference_score"]].to_numpy(dtype=float)).all()
 
 
 def test_every_kind_of_text_through_every_judge():
     texts = list(KINDS.values())
-    judge_topic(KINDS["mixed scripts"], texts, KINDS["markdown table"], KINDS["latex"])
+    long_nugget = " ".join([KINDS["latex"], KINDS["numbers"], KINDS["mixed scripts"], KINDS["code block"]])
+    judge_topic(KINDS["mixed scripts"], texts, KINDS["markdown table"], long_nugget)
 
 
 @pytest.mark.parametrize("kind", ["control", "zero-width", "long token", "emoji only", "whitespace"])
