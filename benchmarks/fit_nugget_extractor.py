@@ -43,7 +43,7 @@ from pyterrier_rag_axioms.tools.text import CITATION_PATTERN, in_trec_form, text
 DATA = DEV_DATA
 ASSIGNMENTS = DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl"
 #: The grid: settings that change which nuggets are drawn; caps and support floors cut their list.
-SIMILARITIES = (0.6, 0.65, 0.7, 0.75, 0.8)
+SIMILARITIES = (0.7, 0.75)
 MERGE_OFFSETS = (0.0, -0.1)
 CAPS = (10, 15, 20, 30)
 MIN_SUPPORTS = (2, 5, 10)
@@ -51,7 +51,7 @@ MIN_SUPPORTS = (2, 5, 10)
 
 def human_features(assignments: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
     """The assigner's features of every (answer, human nugget) pair and the human label."""
-    pairs = NuggetAssigner(nuggets=ASSIGNMENTS).features(assignments)
+    pairs = NuggetAssigner(nuggets=ASSIGNMENTS, processes=1).features(assignments)
     labels = {
         (qid, docno, str(position)): nugget["assignment"]
         for qid, docno, nuggets in zip(assignments["qid"], assignments["docno"], assignments["nuggets"])
@@ -70,18 +70,14 @@ def held_out_models(pairs: pd.DataFrame, labels: pd.Series) -> dict[str, object]
 
 
 def assigned_scores(nuggets: pd.DataFrame, responses: pd.DataFrame, models: dict) -> pd.DataFrame:
-    """Each (answer, nugget) pair's held-out assignment: ``qid, docno, nugget_id, importance, assignment, counted``."""
-    assigner = NuggetAssigner(nuggets=nuggets)
-    frame, evidence = assigner.evidence(responses)
-    matrix = np.array([pair.features for pair in evidence])
-    matches = np.array([pair.numbers_match and pair.entities_match for pair in evidence], dtype=bool)
-    assignment = np.empty(len(frame), dtype=object)
+    """Each (answer, nugget) pair's held-out assignment: each topic assigned with the model fitted on the others."""
+    parts = []
     for qid, model in models.items():
-        rows = (frame["qid"] == qid).to_numpy()
-        if rows.any():
-            probability = np.where(matches[rows], model.probability(matrix[rows]), 0.0)
-            assignment[rows] = model.assign(probability)
-    return frame.assign(assignment=assignment)
+        own = nuggets[nuggets["qid"] == qid]
+        if len(own):
+            assigner = NuggetAssigner(nuggets=own, model=model, processes=1)
+            parts.append(assigner(responses[responses["qid"] == qid]))
+    return pd.concat(parts, ignore_index=True)
 
 
 def kept_nuggets(nuggets: pd.DataFrame, cap: int, min_support: int) -> pd.DataFrame:

@@ -76,6 +76,15 @@ def test_what_most_answers_state_becomes_the_first_nugget(extracted):
         assert not extracted["nugget"].str.contains(alone).any(), alone
 
 
+def test_the_same_facts_in_twice_the_words_score_no_higher(responses, extracted):
+    tower = responses[responses["qid"] == "tower"]
+    doubled = tower.assign(docno=tower["docno"] + "-twice", response=tower["response"] + " " + tower["response"])
+    assigned = NuggetAssigner(nuggets=extracted)(pd.concat([tower, doubled], ignore_index=True))
+    scores = nugget_scores(assigned.assign(counted=True)).set_index("docno")["score"]
+    for docno in tower["docno"]:
+        assert scores[f"{docno}-twice"] <= scores[docno], docno
+
+
 def test_an_answer_restating_the_question_is_no_nugget():
     answers = {
         docno: f"There are many things to know about the Eiffel Tower. {fact}"
