@@ -1,4 +1,5 @@
-"""The first run on a new machine: ``rag-axioms assign`` twice at once on an empty cache, as the README runs it."""
+"""The first run on a new machine: `rag-axioms assign` twice at once on an empty cache, as the README runs it;
+and a damaged cached model, built again with one line and the same scores."""
 
 from __future__ import annotations
 
@@ -34,3 +35,24 @@ def test_two_assign_runs_side_by_side_on_an_empty_cache_agree_and_stay_quiet(tmp
     exports = list((tmp_path / "cache" / "pyterrier-rag-axioms" / "onnx").glob("*/*"))
     assert sorted(path.name for path in exports) == [
         ".build.lock", "model-qint8.onnx", "model-qint8.onnx.json", "model.onnx", "model.onnx.json"]
+
+
+def test_a_damaged_cached_model_is_built_again_with_one_line_and_the_same_scores(tmp_path):
+    environment = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "HF_HUB_OFFLINE": "1",
+                   "XDG_CACHE_HOME": str(tmp_path / "xdg"), "RAG_AXIOMS_CACHE": str(tmp_path / "cache")}
+
+    def assign() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "pyterrier_rag_axioms", "assign"], cwd=tmp_path,
+                              env=environment, capture_output=True, text=True, timeout=900, check=False)
+
+    first = assign()
+    assert first.returncode == 0, first.stderr
+    [model] = (tmp_path / "cache" / "onnx").glob("*/model-qint8.onnx")
+    with open(model, "r+b") as file:  # 5 MB of its weights overwritten
+        file.seek(2_000_000)
+        file.write(b"\0" * 5_000_000)
+    again = assign()
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == first.stdout
+    notes = again.stderr.replace(first.stderr, "", 1).strip().splitlines()
+    assert len(notes) == 1 and str(model) in notes[0] and "building it again" in notes[0], again.stderr
