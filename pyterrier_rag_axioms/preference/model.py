@@ -28,7 +28,6 @@ import pyterrier as pt
 from pyterrier_rag_axioms.axioms import Axiom, FeatureAxiom
 from pyterrier_rag_axioms.declaration import DECISION, PRESENTATION, REQUIRED, parameter, parameters, replaced
 from pyterrier_rag_axioms.frames import ResponseTable, is_preference_frame, preference_frame
-from pyterrier_rag_axioms.processes import resolve_processes
 from pyterrier_rag_axioms.preference.features import (
     ENCODERS,
     TRANSFORMS,
@@ -40,6 +39,7 @@ from pyterrier_rag_axioms.preference.features import (
 from pyterrier_rag_axioms.preference.fitting import fit_logistic
 from pyterrier_rag_axioms.preference.io import default_model, load_model, save_model
 from pyterrier_rag_axioms.preference.scores import response_scores
+from pyterrier_rag_axioms.processes import resolve_processes
 from pyterrier_rag_axioms.registry import MODELS
 
 

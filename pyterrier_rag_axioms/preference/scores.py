@@ -24,8 +24,8 @@ from pyterrier_rag_axioms.frames import (
     response_frame,
     restore_names,
 )
-from pyterrier_rag_axioms.processes import map_topics, response_characters
 from pyterrier_rag_axioms.preference.features import _transformed
+from pyterrier_rag_axioms.processes import map_topics, response_characters
 from pyterrier_rag_axioms.tools.cache import flush_caches
 
 if TYPE_CHECKING:

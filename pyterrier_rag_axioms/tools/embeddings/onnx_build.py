@@ -210,8 +210,7 @@ def _export_float(model_path: Path, target: Path) -> None:
     import torch
     from transformers import AutoModel, AutoTokenizer
 
-    from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import mean_pooled
-    from pyterrier_rag_axioms.tools.embeddings.similarity import quiet_loading
+    from pyterrier_rag_axioms.tools.embeddings._loading import quiet_loading
 
     with quiet_loading():
         tokenizer = AutoTokenizer.from_pretrained(str(model_path))
@@ -288,8 +287,6 @@ def ensure_built(model_path: Path, target: Path, *, quantize: bool, per_channel:
 
 def _build(model_path: Path, target: Path, private: Path, *, quantize: bool, per_channel: bool) -> str:
     """Build ``target`` (and the float32 export it is quantized from, where needed) in ``private``."""
-    from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import export_file_name
-
     float_target = target.with_name(export_file_name(quantize=False))
     float_state, why = check_export(float_target) if quantize else ("missing", "")
     if float_state != "good":
@@ -305,3 +302,27 @@ def _build(model_path: Path, target: Path, private: Path, *, quantize: bool, per
         raise OnnxExportError(f"{float_target}: the ONNX model file changed while it was read")
     _quantize(source, private / target.name, per_channel=per_channel)
     return _install(private / target.name, target, model_path)
+
+def export_file_name(*, quantize: bool, per_channel: bool = False) -> str:
+    """The file name of an export: ``model.onnx`` (float32), ``model-qint8.onnx`` or
+    ``model-qint8-per-channel.onnx``."""
+    return "model.onnx" if not quantize else "model-qint8-per-channel.onnx" if per_channel else "model-qint8.onnx"
+
+
+def mean_pooled(model):
+    """The transformer followed by mean pooling over the attention mask, as one torch module."""
+    import torch
+
+    class MeanPooled(torch.nn.Module):
+        def __init__(self, model):
+            super().__init__()
+            self.model = model
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            hidden = self.model(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            ).last_hidden_state
+            mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+            return (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+
+    return MeanPooled(model)

@@ -30,7 +30,12 @@ from pathlib import Path
 
 import numpy as np
 
-from pyterrier_rag_axioms.tools.embeddings.onnx_build import OnnxExportError, ensure_built, export_directory
+from pyterrier_rag_axioms.tools.embeddings.onnx_build import (
+    OnnxExportError,
+    ensure_built,
+    export_directory,
+    export_file_name,
+)
 from pyterrier_rag_axioms.tools.threads import usable_cores
 
 #: The most texts :class:`OnnxSentenceEncoder` runs through the model at the same time by default.
@@ -56,24 +61,6 @@ def _read_json(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
-def mean_pooled(model):
-    """The transformer followed by mean pooling over the attention mask, as one torch module."""
-    import torch
-
-    class MeanPooled(torch.nn.Module):
-        def __init__(self, model):
-            super().__init__()
-            self.model = model
-
-        def forward(self, input_ids, attention_mask, token_type_ids):
-            hidden = self.model(
-                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
-            ).last_hidden_state
-            mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
-            return (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
-
-    return MeanPooled(model)
-
 
 def check_exportable(model_path: Path) -> None:
     """Raise ``ValueError`` unless the model is a local sentence-transformers model this module can export."""
@@ -94,11 +81,6 @@ def check_exportable(model_path: Path) -> None:
     if not (model_path / "tokenizer.json").is_file():
         raise ValueError(f"ONNX backend: {str(model_path)!r} has no tokenizer.json")
 
-
-def export_file_name(*, quantize: bool, per_channel: bool = False) -> str:
-    """The file name of an export: ``model.onnx`` (float32), ``model-qint8.onnx`` or
-    ``model-qint8-per-channel.onnx``."""
-    return "model.onnx" if not quantize else "model-qint8-per-channel.onnx" if per_channel else "model-qint8.onnx"
 
 
 class OnnxSentenceEncoder:

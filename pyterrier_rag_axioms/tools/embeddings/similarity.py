@@ -14,7 +14,7 @@ import contextlib
 import importlib.metadata
 import importlib.util
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from functools import cached_property
 from pathlib import Path
 
@@ -22,6 +22,7 @@ import numpy as np
 
 from pyterrier_rag_axioms.tools import cache as model_cache
 from pyterrier_rag_axioms.tools._shared import SharedTool
+from pyterrier_rag_axioms.tools.embeddings._loading import quiet_loading
 from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import ONNX_BACKENDS, ONNX_WEIGHTS
 from pyterrier_rag_axioms.tools.threads import one_torch_thread
 
@@ -285,19 +286,3 @@ def batch_independent_similarity(model: str | None = None, *, backend: str = "on
 def resolve_sentence_similarity(similarity: SentenceSimilarity | str | None) -> SentenceSimilarity:
     """A shared similarity from an instance, a model name or path, or ``None`` for the default."""
     return similarity if isinstance(similarity, SentenceSimilarity) else sentence_similarity(similarity)
-
-
-@contextlib.contextmanager
-def quiet_loading() -> Iterator[None]:
-    """Silence transformers' progress bars and notes while a model loads; restore them after."""
-    from transformers.utils import logging as transformers_logging
-
-    bars, level = transformers_logging.is_progress_bar_enabled(), transformers_logging.get_verbosity()
-    transformers_logging.disable_progress_bar()
-    transformers_logging.set_verbosity_error()
-    try:
-        yield
-    finally:
-        transformers_logging.set_verbosity(level)
-        if bars:
-            transformers_logging.enable_progress_bar()
