@@ -273,8 +273,7 @@ def test_assign_command_scores_runs(tmp_path, capsys):
     missing.write_text(nuggets.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
     status = main(["assign", str(tmp_path / "good.jsonl"), "--nuggets", str(missing)])
     err = capsys.readouterr().err
-    assert status == 2 and err.count("\n") == 1
-    assert "no nuggets for qid 'tests'" in err and "moon-only.jsonl" in err
+    assert status == 0 and "1 of the 2 topics" in err and "qid 'tests'" in err and "moon-only.jsonl" in err
 
 
 def test_cross_validate_decides_each_topic_by_a_model_of_the_others(assigned):
