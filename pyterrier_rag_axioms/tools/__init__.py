@@ -1,5 +1,6 @@
 """Linguistic primitives the axioms share: ``text/`` (spaCy), ``embeddings/``, ``grammar/``
-(LanguageTool), arguments, terms, ROUGE, the model cache; no axiom formulas and no frames."""
+(LanguageTool), arguments, terms, ROUGE, the model cache and the library versions in its keys; no axiom
+formulas and no frames."""
 
 from pyterrier_rag_axioms.tools.arguments import DiscourseMarkerTagger, TargerTagger, TargerUnavailableError
 from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity

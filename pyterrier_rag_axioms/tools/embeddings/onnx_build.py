@@ -31,7 +31,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
-import importlib.metadata
 import json
 import logging
 import os
@@ -44,6 +43,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pyterrier_rag_axioms.io import atomic_write
+from pyterrier_rag_axioms.tools.versions import installed_versions
 
 #: Version of how exports are made here; part of each export directory's name.
 EXPORT_VERSION = 2
@@ -66,13 +66,7 @@ class OnnxExportError(OSError):
 
 def build_versions() -> dict[str, str | None]:
     """The installed version of each of :data:`BUILD_PACKAGES` (``None`` where one is missing)."""
-    versions: dict[str, str | None] = {}
-    for package in BUILD_PACKAGES:
-        try:
-            versions[package] = importlib.metadata.version(package)
-        except importlib.metadata.PackageNotFoundError:
-            versions[package] = None
-    return versions
+    return installed_versions(BUILD_PACKAGES)
 
 
 def export_directory(model_path: Path, export_dir: Path) -> Path:

@@ -7,7 +7,6 @@ code that derives them (see :mod:`pyterrier_rag_axioms.tools.cache`).
 from __future__ import annotations
 
 import functools
-import importlib.metadata
 import json
 import platform
 from collections.abc import Iterable
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pyterrier_rag_axioms.tools import cache as model_cache
+from pyterrier_rag_axioms.tools.versions import installed_versions
 
 if TYPE_CHECKING:
     from pyterrier_rag_axioms.tools.text.analysis import TextAnalysis
@@ -67,13 +67,7 @@ def library_versions() -> dict[str, str | None]:
     Part of every cached analysis's namespace, so that an upgrade of any of them never serves values
     the earlier version derived.
     """
-    versions: dict[str, str | None] = {"python": platform.python_version()}
-    for package in DERIVATION_LIBRARIES:
-        try:
-            versions[package] = importlib.metadata.version(package)
-        except importlib.metadata.PackageNotFoundError:
-            versions[package] = None
-    return versions
+    return {"python": platform.python_version(), **installed_versions(DERIVATION_LIBRARIES)}
 
 
 def encode_field(value) -> bytes:
