@@ -59,16 +59,17 @@ CANDIDATES = ("nugget confidence", "nugget probability", "nugget confidence + RO
 
 def judges(responses: pd.DataFrame, answers: pd.DataFrame) -> dict[str, pd.Series]:
     from pyterrier_rag_axioms import PreferenceModel
+    from pyterrier_rag_axioms.judgments import NUGGET_ASSIGNMENT_SCORES
     from pyterrier_rag_axioms.nuggets import NuggetAssigner
-    from pyterrier_rag_axioms.nuggets.assigner import PART_CREDIT
     from pyterrier_rag_axioms.nuggets.reference import reference_nuggets, reference_score
 
     nuggets = reference_nuggets(answers)
     assigner = NuggetAssigner(nuggets=nuggets)
     scored = reference_score(responses, answers, nuggets=nuggets, assigner=assigner)
     assigned = assigner(responses).merge(nuggets[["qid", "nugget_id", "answer"]], on=["qid", "nugget_id"])
+    assigned["credit"] = assigned["assignment"].map(NUGGET_ASSIGNMENT_SCORES)  # support 1, partial 0.5
     per_response = assigned.groupby(["qid", "docno"], sort=False).agg(
-        confidence=("confidence", "mean"), share=("assignment", lambda found: found.map(PART_CREDIT).mean()))
+        confidence=("confidence", "mean"), share=("credit", "mean"))
     scored = scored.merge(per_response.reset_index(), on=["qid", "docno"])
     return {
         "nugget confidence": preference(scored, "confidence"),

@@ -28,7 +28,7 @@ from pyterrier_rag_axioms.declaration import (
     shown_source,
 )
 from pyterrier_rag_axioms.frames import response_frame
-from pyterrier_rag_axioms.judgments import load_nugget_assignments
+from pyterrier_rag_axioms.judgments import NUGGET_ASSIGNMENT_SCORES, load_nugget_assignments
 from pyterrier_rag_axioms.nuggets._evidence import TextEvidence, nugget_parts, text_evidence
 from pyterrier_rag_axioms.nuggets._features import FEATURES, PairEvidence, PartsEvidence, topic_features
 from pyterrier_rag_axioms.nuggets.files import load_nuggets
@@ -163,18 +163,18 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         for qid in pt.tqdm(topics, desc="NuggetAssigner", unit="topic") if verbose else topics:
             rows = rows_of[rows_of["qid"] == qid]
             answers = list(dict.fromkeys(rows["response"]))
-            nugget_parts_of = [parts[text] for text in by_qid[qid]["nugget"]]
+            topic_parts = [parts[text] for text in by_qid[qid]["nugget"]]
             found = topic_features(
                 evidence_of[rows["query"].iloc[0]],
-                [nugget_evidence[part] for found in nugget_parts_of for part in found],
+                [nugget_evidence[part] for nugget in topic_parts for part in nugget],
                 [evidence_of[text] for text in answers],
                 self.sentence_model.embed,
             )
-            ends = np.cumsum([len(found) for found in nugget_parts_of])
+            ends = np.cumsum([len(nugget) for nugget in topic_parts])
             for text, pairs in zip(answers, found):
                 pairs_of[(qid, text)] = [
-                    pairs[end - 1] if len(found) == 1 else PartsEvidence(tuple(pairs[end - len(found):end]))
-                    for found, end in zip(nugget_parts_of, ends)
+                    pairs[end - 1] if len(nugget) == 1 else PartsEvidence(tuple(pairs[end - len(nugget):end]))
+                    for nugget, end in zip(topic_parts, ends)
                 ]
         return pairs_of
 
@@ -274,10 +274,6 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         )[ASSIGNMENT_COLUMNS + (["counted"] if "counted" in frame.columns else [])]
 
 
-#: The credit of each assignment in a long nugget's share of supported parts (TREC's All score's).
-PART_CREDIT: dict[str, float] = {"support": 1.0, "partial_support": 0.5, "not_support": 0.0}
-
-
 def parts_decision(probability: np.ndarray, assignment: np.ndarray) -> tuple[str, float]:
     """The assignment and confidence of a nugget from those of its parts (one part: its own).
 
@@ -288,6 +284,6 @@ def parts_decision(probability: np.ndarray, assignment: np.ndarray) -> tuple[str
     """
     if len(assignment) == 1:
         return str(assignment[0]), float(probability[0])
-    share = float(np.mean([PART_CREDIT[found] for found in assignment]))
+    share = float(np.mean([NUGGET_ASSIGNMENT_SCORES[found] for found in assignment]))
     found = "support" if share == 1.0 else "partial_support" if share >= 0.5 else "not_support"
     return found, float(np.mean(probability))
