@@ -207,7 +207,8 @@ def main(argv: list[str] | None = None) -> None:
     crude_assigned = assigned_scores(crude, responses, models)
     crude_assigned["assignment"] = np.where(crude_assigned["counted"], crude_assigned["assignment"], "not_support")
     rows["crude extractor (issue)"] = row(nugget_scores(crude_assigned.drop(columns="counted")), crude)
-    print(pd.DataFrame(rows).T.round(3), flush=True)
+    with pd.option_context("display.width", 250, "display.max_columns", None):
+        print(pd.DataFrame(rows).T.round(3), flush=True)
 
     scored: dict[tuple, pd.DataFrame] = {}
     drawn: dict[tuple, pd.DataFrame] = {}
@@ -246,7 +247,7 @@ def main(argv: list[str] | None = None) -> None:
     default = (0.7, 0.7, 20, 2)
     if default in scored:
         rows["NuggetExtractor, defaults (not fitted)"] = row(scored[default], drawn[default])
-    with pd.option_context("display.width", 250, "display.precision", 3):
+    with pd.option_context("display.width", 250, "display.max_columns", None, "display.precision", 3):
         print(pd.DataFrame(rows).T)
 
 

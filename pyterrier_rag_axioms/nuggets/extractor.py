@@ -105,8 +105,8 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     max_nuggets: int = parameter(20, whole=True, at_least=1)
     #: Vital where the support is at least this share of the topic's largest support.
     vital_share: float = parameter(0.5)
-    #: The most words of a candidate (TREC's form allows 25).
-    max_words: int = parameter(25)
+    #: The most words of a candidate (TREC's form allows 25; people's nuggets have at most 14).
+    max_words: int = parameter(20)
     #: A sentence-transformers model name or path (default: all-MiniLM-L6-v2), or a shared tool.
     sentence_model: SentenceSimilarity | str | None = parameter(
         None, role=TOOL, resolve=lambda extractor, model: resolve_sentence_similarity(model)

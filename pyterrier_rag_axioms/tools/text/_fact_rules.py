@@ -73,6 +73,7 @@ GENERIC_WORDS: frozenset[str] = frozenset(
         "have", "do", "be", "get", "thing", "way", "lot", "various", "several", "many", "much", "significant",
         "significantly", "important", "certain", "different", "other", "really", "very", "also", "indeed",
         "effect", "impact", "role", "factor", "aspect", "kind", "type", "number", "example", "yes", "no",
+        "take", "action", "step", "measure", "method", "approach", "multiple", "numerous", "variety", "range",
     }
 )
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)*")

@@ -23,6 +23,8 @@ def subtree(token: Token) -> set[int]:
     return {each.i for each in token.subtree}
 
 
+#: A fact with more words drops the purpose clause that closes it.
+LONG_FACT_WORDS = 12
 _NEGATING = frozenset({"neither", "nor"})
 
 
@@ -89,9 +91,10 @@ class SyntaxRules:
         return pieces
 
     def _asides(self, piece: list[int]) -> list[list[int]]:
-        """A clause without its asides: a participle clause after a comma (", demonstrating that ...")
-        is dropped; a relative clause after a comma (", which regulates X") becomes a fact of its
-        own about the noun it describes ("The Act regulates X")."""
+        """A clause without its asides: a participle clause after a comma (", demonstrating that
+        ...") and a purpose clause that closes a long fact ("... to inform others") are dropped; a
+        relative clause after a comma (", which regulates X") becomes a fact of its own about the
+        noun it describes ("The Act regulates X")."""
         allowed = set(piece)
         extras = []
         for token in (self.doc[i] for i in piece):
@@ -99,6 +102,12 @@ class SyntaxRules:
                 continue
             span = subtree(token) & allowed
             first = min(span)
+            purpose = token.dep_ == "advcl" and token.head.dep_ in ("ROOT", "conj", "pcomp")  # not in a relative clause
+            if purpose and any(c.dep_ == "aux" and c.lower_ == "to" for c in token.children) and (
+                self.words(sorted(allowed)) > LONG_FACT_WORDS and self.words([i for i in allowed if i > max(span)]) == 0
+            ):
+                allowed -= span  # a purpose clause that closes a long fact: "..., to inform others about X"
+                continue
             after_comma = first > 0 and self.doc[first - 1].text == ","
             if not after_comma or token.dep_ not in ("advcl", "relcl"):
                 continue
