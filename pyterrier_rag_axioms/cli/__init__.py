@@ -3,12 +3,17 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
+import signal
 import sys
 import warnings
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 from pyterrier_rag_axioms.cli._errors import (
+    ENDING_SIGNALS,
     USAGE_ERROR_STATUS,
     Terminated,
     error_line,
@@ -50,10 +55,15 @@ def _caused_by_interrupt(error: BaseException) -> bool:
     return False
 
 
+def _command(argv: Sequence[str]) -> str:
+    """The command's name in its messages: ``rag-axioms`` or ``rag-axioms SUBCOMMAND``."""
+    return f"rag-axioms {argv[0]}" if argv and argv[0] in SUBCOMMANDS else "rag-axioms"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``rag-axioms``: the exit status (2 for bad input or arguments, with one line on stderr)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    command = f"rag-axioms {argv[0]}" if argv and argv[0] in SUBCOMMANDS else "rag-axioms"
+    command = _command(argv)
 
     def note(message: Warning | str, *_: object, **__: object) -> None:
         print_note(command, str(message))
@@ -85,7 +95,50 @@ def main(argv: Sequence[str] | None = None) -> int:
         restore_bars()  # progress lines for a log end with the command
 
 
+def _signal_status(signum: int) -> tuple[int, str]:
+    """The exit status and the line of a command that ``signum`` ended."""
+    if signum == signal.SIGINT:
+        return INTERRUPTED_STATUS, "interrupted"
+    return 128 + signum, f"terminated by {signal.Signals(signum).name}"
+
+
+def run() -> NoReturn:
+    """The ``rag-axioms`` process (the installed script, ``python -m pyterrier_rag_axioms``): :func:`main`,
+    the exit handlers (the caches' pending entries, worker pools), then the end of the process at once.
+
+    The interpreter's own shutdown, which would follow, tears down torch, onnxruntime and spaCy for up to
+    seconds without Python's signal handlers: a Ctrl-C then ended the process by SIGINT, with no word. Here a
+    signal that comes after the result is printed ends the command as during the work: one line, status 130
+    (128 + the signal's number for SIGTERM and SIGHUP). A second one ends it at once.
+    """
+    argv = sys.argv[1:]
+    received: list[int] = []
+
+    def record(signum: int, frame: object) -> None:
+        received.append(signum)
+        signal.signal(signum, signal.SIG_DFL)
+
+    status = 0
+    try:
+        status = main(argv)
+        for signum in (signal.SIGINT, *ENDING_SIGNALS):  # not one ignored (nohup) or handled (a JVM's)
+            if signal.getsignal(signum) in (signal.SIG_DFL, signal.default_int_handler):
+                signal.signal(signum, record)
+    except KeyboardInterrupt:  # in main's last lines, after its own handler
+        received.append(signal.SIGINT)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+    atexit._run_exitfuncs()  # what the interpreter runs at exit, now under these handlers
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError):  # the reader left (`| head`): as main, stop quietly
+            stream.flush()
+    if received and status < 128:  # not a command that a signal ended already
+        status, line = _signal_status(received[0])
+        with contextlib.suppress(OSError):
+            print(f"{_command(argv)}: {line}", file=sys.stderr, flush=True)
+    os._exit(status)
+
+
 __all__ = [
     "SUBCOMMANDS", "assign_main", "cache_main", "data_main", "judge_main", "main", "nuggetize_main", "rerank_main",
-    "runs_main", "score_main",
+    "run", "runs_main", "score_main",
 ]

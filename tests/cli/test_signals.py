@@ -1,11 +1,15 @@
-"""SIGTERM and SIGHUP end a command as Ctrl-C does: one line, 128 + the signal's number; ``nohup`` is kept."""
+"""SIGTERM and SIGHUP end a command as Ctrl-C does: one line, 128 + the signal's number; ``nohup`` is kept.
+A signal after the result is printed, while the process ends, does the same."""
 
 from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 
 import pytest
+from conftest import PROJECT_ROOT
 
 from pyterrier_rag_axioms.cli._errors import Terminated, signals_end_as_errors
 
@@ -54,3 +58,50 @@ def test_the_command_line_prints_one_line_and_the_status(handlers, monkeypatch, 
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     assert cli.main(["data"]) == 128 + signal.SIGTERM
     assert capsys.readouterr().err == "rag-axioms data: terminated by SIGTERM\n"
+
+
+# A command in a new process whose exit handlers (those the interpreter runs at exit: the caches'
+# pending entries, worker pools) get a real signal, as from a Ctrl-C after the result is printed.
+AT_EXIT = """
+import atexit, os, signal, sys
+from pyterrier_rag_axioms.cli import run
+from pyterrier_rag_axioms.sample import trec_sample_path
+atexit.register(os.kill, os.getpid(), signal.{signal})
+sys.argv = ["rag-axioms", "score", str(trec_sample_path("assignments.jsonl"))]
+run()
+"""
+
+
+def _command(*arguments: str, cwd) -> subprocess.Popen:
+    environment = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "HF_HUB_OFFLINE": "1"}
+    environment.pop("RAG_AXIOMS_CACHE", None)
+    return subprocess.Popen([sys.executable, *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=environment, cwd=cwd)
+
+
+@pytest.mark.parametrize(("name", "status", "line"), [("SIGINT", 130, "interrupted"),
+                                                      ("SIGTERM", 143, "terminated by SIGTERM")])
+def test_a_signal_while_the_process_ends_prints_one_line_and_the_status(tmp_path, name, status, line):
+    process = _command("-c", AT_EXIT.format(signal=name), cwd=tmp_path)
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == status, err
+    assert err.splitlines() == [f"rag-axioms score: {line}"]
+    assert "ldilab_gpt_4o" in out  # the result, printed before
+
+
+def test_ctrl_c_right_after_the_result_never_ends_the_process_without_a_word(tmp_path):
+    process = _command("-m", "pyterrier_rag_axioms", "rerank", "--axioms", "COV1", cwd=tmp_path)
+    out = ""
+    for text in process.stdout:  # the last query's ranking: the result is printed
+        out += text
+        if text.startswith("[q8]"):
+            break
+    process.send_signal(signal.SIGINT)
+    out += process.stdout.read()
+    err = process.stderr.read()
+    process.wait(timeout=300)
+    # it had ended (0), or the signal came while it ended (130, one line); never SIGINT's own death (-2)
+    assert process.returncode in (0, 130), (process.returncode, err)
+    assert "Traceback" not in err
+    if process.returncode == 130:
+        assert err.splitlines()[-1] == "rag-axioms rerank: interrupted"
