@@ -16,8 +16,6 @@ every decision can be explained as the sum of one named contribution per feature
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -28,63 +26,20 @@ import pyterrier as pt
 from pyterrier_rag_axioms.axioms import Axiom, FeatureAxiom
 from pyterrier_rag_axioms.declaration import DECISION, PRESENTATION, REQUIRED, parameter, parameters, replaced
 from pyterrier_rag_axioms.frames import ResponseTable, is_preference_frame, preference_frame
+from pyterrier_rag_axioms.preference import parameters as resolvers
 from pyterrier_rag_axioms.preference.features import (
     ENCODERS,
     TRANSFORMS,
     Transform,
-    _resolve_feature,
     _transformed,
     encoded_with,
 )
 from pyterrier_rag_axioms.preference.fitting import fit_logistic
 from pyterrier_rag_axioms.preference.io import default_model, load_model, save_model
+from pyterrier_rag_axioms.preference.reference import reference_logits
 from pyterrier_rag_axioms.preference.scores import response_scores
 from pyterrier_rag_axioms.processes import resolve_processes
 from pyterrier_rag_axioms.registry import MODELS
-
-
-def _features(model: PreferenceModel, axioms: Sequence[FeatureAxiom | str]) -> tuple[FeatureAxiom, ...]:
-    kind = model.short_name
-    features = tuple(_resolve_feature(axiom, kind) for axiom in axioms)
-    if not features:
-        raise ValueError(f"{kind}: needs at least one feature axiom")
-    names = [feature.name for feature in features]
-    duplicates = sorted({n for n in names if names.count(n) > 1})
-    if duplicates:
-        raise ValueError(f"{kind}: feature axioms must have distinct names, but {duplicates} occur more than once")
-    return features
-
-
-def _per_feature(what: str, *, positive: bool, default: float | None = None):
-    """A resolver of one finite number per feature axiom (``None``: ``default`` each, or no numbers)."""
-
-    def resolve(model: PreferenceModel, numbers: Sequence[float] | None) -> tuple[float, ...] | None:
-        if numbers is None:
-            return None if default is None else (default,) * len(model.axioms)
-        array = np.asarray(list(numbers), dtype=float)
-        if array.shape != (len(model.axioms),):
-            raise ValueError(f"{model.short_name}: got {array.size} {what} for {len(model.axioms)} feature axioms")
-        if not np.isfinite(array).all() or (positive and not (array > 0).all()):
-            raise ValueError(f"{model.short_name}: {what} must be finite{' and positive' if positive else ''}")
-        return tuple(float(number) for number in array)
-
-    return resolve
-
-
-def _regularization(model: PreferenceModel, regularization: float) -> float:
-    if not (isinstance(regularization, int | float) and regularization > 0 and math.isfinite(regularization)):
-        raise ValueError(f"{model.short_name}: regularization must be a positive number, not {regularization!r}")
-    return float(regularization)
-
-
-def _min_confidence(model: PreferenceModel, min_confidence: float) -> float:
-    if not (isinstance(min_confidence, int | float) and 0.0 <= min_confidence < 0.5):
-        raise ValueError(f"{model.short_name}: min_confidence must lie in [0, 0.5), not {min_confidence!r}")
-    return float(min_confidence)
-
-
-def _listed(numbers: Sequence[float] | None) -> list[float] | None:
-    return None if numbers is None else list(numbers)
 
 
 @parameters
@@ -106,21 +61,21 @@ class PreferenceModel(Axiom):
     margin_fraction: float = parameter(0.0, role=DECISION, init=False)
     #: The feature axioms whose per-response values the model weighs (instances, or short names
     #: such as ``"LEN1"`` for their defaults); their preference columns are not needed.
-    axioms: tuple[FeatureAxiom, ...] = parameter(REQUIRED, resolve=_features, shown=list)
+    axioms: tuple[FeatureAxiom, ...] = parameter(REQUIRED, resolve=resolvers.features, shown=list)
     #: One weight per axiom, for a model fitted elsewhere (default: unfitted); :meth:`weights`
     #: shows them by feature.
     coefficients: tuple[float, ...] | None = parameter(
-        None, resolve=_per_feature("coefficients", positive=False), shown=_listed
+        None, resolve=resolvers.per_feature("coefficients", positive=False), shown=resolvers.listed
     )
     #: One positive scale per axiom that divides the value difference (default 1).
     scales: tuple[float, ...] | None = parameter(
-        None, resolve=_per_feature("scales", positive=True, default=1.0), shown=list
+        None, resolve=resolvers.per_feature("scales", positive=True, default=1.0), shown=list
     )
     #: Applied to each value before the difference: ``"signed_log1p"`` (``sign(x) log(1 + |x|)``,
     #: default; tames counts) or ``"identity"``.
     value_transform: Transform = parameter("signed_log1p", choices=TRANSFORMS)
     #: The inverse strength ``C`` of the L2 penalty when fitting (default 1).
-    regularization: float = parameter(1.0, resolve=_regularization)
+    regularization: float = parameter(1.0, resolve=resolvers.regularization)
     #: Fit each weight only in its axiom's direction, so that a feature can only favour the
     #: response its axiom prefers (the higher value where the axiom prefers higher, else the lower
     #: one); a feature whose fitted influence would run against its axiom's intuition gets weight 0
@@ -130,10 +85,14 @@ class PreferenceModel(Axiom):
     truth: str | None = parameter(None, role=PRESENTATION)
     #: Abstain (``0.0``) where the probability lies within this distance of 1/2, in [0, 0.5)
     #: (default 0: decide except for exact ties).
-    min_confidence: float = parameter(0.0, role=DECISION, resolve=_min_confidence)
+    min_confidence: float = parameter(0.0, role=DECISION, resolve=resolvers.min_confidence)
     #: How the features that use the default sentence encoder encode: ``"torch"`` (in batches) or an
     #: ONNX backend, each text alone (the run judge: "onnx-int8-per-channel"); see :meth:`computed_axioms`.
     encoder: str = parameter("torch", choices=ENCODERS)
+    #: Where the frame carries pyterrier-rag's reference answers (``gold_answer``), the log-odds gain
+    #: this weight times the difference of the responses' reference scores
+    #: (:mod:`~pyterrier_rag_axioms.preference.reference`); 0 (default) or no such column: no reference.
+    reference_weight: float = parameter(0.0, at_least=0.0, resolve=resolvers.reference_weight)
     #: Worker processes of :meth:`scores`, each on whole topics, with the same scores (default: the cores, at most 4).
     processes: int | None = parameter(None, role=PRESENTATION, hidden=True, resolve=resolve_processes)
 
@@ -193,11 +152,14 @@ class PreferenceModel(Axiom):
     def probabilities(self, table: ResponseTable) -> np.ndarray:
         """The probability that response a is better, for each pair of ``table``."""
         self.fitted_coefficients()
-        return self.probabilities_of(self.differences(table))
+        return self.probabilities_of(self.differences(table), reference_logits(self, table))
 
-    def probabilities_of(self, differences: np.ndarray) -> np.ndarray:
-        """The probability that response a is better from the unscaled feature differences of :meth:`differences`."""
+    def probabilities_of(self, differences: np.ndarray, reference: np.ndarray | None = None) -> np.ndarray:
+        """The probability that response a is better from the unscaled feature differences of
+        :meth:`differences` and, where given, each pair's reference term of the log-odds."""
         scores = (differences / np.asarray(self.scales)) @ np.asarray(self.fitted_coefficients())
+        if reference is not None:
+            scores = scores + reference
         return 1.0 / (1.0 + np.exp(-scores))
 
     def decide(self, probabilities: np.ndarray) -> np.ndarray:
@@ -234,8 +196,9 @@ class PreferenceModel(Axiom):
     def explain(self, inp: pd.DataFrame) -> pd.DataFrame:
         """The preference frame with each feature's contribution ``w_i d_i / s_i`` to the log-odds.
 
-        Adds ``<feature>_contribution`` per feature axiom, ``<name>_logit`` (their sum), and the
-        columns of :meth:`transform`. A positive contribution speaks for response a.
+        Adds ``<feature>_contribution`` per feature axiom (and ``reference_contribution`` where the
+        reference answers count), ``<name>_logit`` (their sum), and the columns of :meth:`transform`.
+        A positive contribution speaks for response a.
         """
         weights = np.asarray(self.fitted_coefficients())
         pairs = preference_frame(inp, self)
@@ -244,6 +207,10 @@ class PreferenceModel(Axiom):
         for feature, column in zip(self.feature_names, contributions.T):
             pairs[f"{feature}_contribution"] = column
         logits = contributions.sum(axis=1)
+        reference = reference_logits(self, table)
+        if reference is not None:
+            pairs["reference_contribution"] = reference
+            logits = logits + reference
         probabilities = 1.0 / (1.0 + np.exp(-logits))
         pairs[f"{self.name}_logit"] = logits
         pairs[self.name] = self.decide(probabilities)

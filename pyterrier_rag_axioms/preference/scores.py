@@ -1,5 +1,7 @@
 """The pointwise path of a :class:`~pyterrier_rag_axioms.preference.PreferenceModel`: one score per
-response, ``sum_i w_i t(x_i) / s_i``, linear in the number of responses.
+response, ``sum_i w_i t(x_i) / s_i`` (plus ``reference_weight`` times its reference score where
+the frame carries reference answers; :mod:`~pyterrier_rag_axioms.preference.reference`), linear in
+the number of responses.
 
 The pairwise model's log-odds that a beats b is the difference of these scores (where neither
 value is NaN), so the scores rank a query's responses as the pairs do; averaged per run over
@@ -25,6 +27,7 @@ from pyterrier_rag_axioms.frames import (
     restore_names,
 )
 from pyterrier_rag_axioms.preference.features import _transformed
+from pyterrier_rag_axioms.preference.reference import reference_values
 from pyterrier_rag_axioms.processes import map_topics, response_characters
 from pyterrier_rag_axioms.tools.cache import flush_caches
 
@@ -42,6 +45,9 @@ def _table_scores(model: PreferenceModel, table: ResponseTable, verbose: bool) -
     for axiom, weight, scale in pt.tqdm(features, desc=model.name, unit="axiom", disable=not verbose):
         values = _transformed(np.asarray(axiom.cached_values(table), dtype=float), model.value_transform)
         scores += weight / scale * imputed(values[:, None], qids)[:, 0]
+    reference = reference_values(model, table) if len(table) else None
+    if reference is not None:  # a topic without a reference answer gains nothing
+        scores += model.reference_weight * np.nan_to_num(reference, nan=0.0)
     return scores
 
 
