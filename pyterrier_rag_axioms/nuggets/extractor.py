@@ -100,13 +100,13 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     #: The fewest other answers that must restate a candidate for it to become a nugget.
     min_support: int = parameter(2)
     #: The fewest supporting answers, as a share of the topic's best-supported nugget's.
-    min_support_share: float = parameter(0.0)
+    min_support_share: float = parameter(0.3)
     #: The most nuggets per topic (TREC keeps at most 30).
     max_nuggets: int = parameter(20, whole=True, at_least=1)
     #: Vital where the support is at least this share of the topic's largest support.
     vital_share: float = parameter(0.5)
     #: The most words of a candidate (TREC's form allows 25; people's nuggets have at most 14).
-    max_words: int = parameter(20)
+    max_words: int = parameter(16)
     #: A sentence-transformers model name or path (default: all-MiniLM-L6-v2), or a shared tool.
     sentence_model: SentenceSimilarity | str | None = parameter(
         None, role=TOOL, resolve=lambda extractor, model: resolve_sentence_similarity(model)
