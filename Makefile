@@ -11,7 +11,7 @@ export TERRIER_VERSION ?= 5.11
 export TERRIER_HELPER_VERSION ?= 0.0.8
 TERRIER_JAR := $(or $(PYTERRIER_HOME),$(HOME)/.pyterrier)/terrier-assemblies-$(TERRIER_VERSION)-jar-with-dependencies.jar
 
-.PHONY: setup demo test docs lint bench bench-track fit fit-nuggets clean languagetool terrier wordnet
+.PHONY: setup demo test docs lint bench bench-track fit fit-nuggets clean languagetool terrier wordnet jupyter
 
 setup: $(STAMP) $(LANGUAGETOOL_JARS) $(TERRIER_JAR)
 
@@ -25,6 +25,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -c "from importlib.metadata import version; print('torch==' + version('torch'))" > $(VENV)/torch-constraint.txt
 	$(BIN)/pip install --quiet -c $(VENV)/torch-constraint.txt -e ".[models,terrier,test,rag,docs]"
 	touch $(STAMP)
+
+# Jupyter Lab, nbconvert and widgets for notebooks/ (the notebooks extra). Not in setup: the tests run the
+# notebooks through nbclient in a kernel of this venv (test extra), and CI needs no front end (docs/install.md).
+jupyter: $(STAMP)
+	$(BIN)/pip install --quiet -c $(VENV)/torch-constraint.txt -e ".[notebooks]"
 
 languagetool: $(LANGUAGETOOL_JARS)
 

@@ -3,8 +3,9 @@
 The run uses a kernel of the Python running the tests (whatever kernels are installed elsewhere)
 and, to stay short, three CrowdRAG-25 topics, one nugget-judged topic to rerank and two to rank
 runs on (``RAG_AXIOMS_WALKTHROUGH_TOPICS``, ``RAG_AXIOMS_WALKTHROUGH_NUGGET_TOPICS``,
-``RAG_AXIOMS_WALKTHROUGH_RUN_TOPICS``). The same notebook
-also runs under ``pytest --nbmake notebooks/``.
+``RAG_AXIOMS_WALKTHROUGH_RUN_TOPICS``). Without the shared data, it runs offline on the TREC sample
+shipped in the package, as on a new machine. The same notebook also runs under
+``pytest --nbmake notebooks/``.
 """
 
 from __future__ import annotations
@@ -55,3 +56,22 @@ def test_notebook_runs_top_to_bottom(shared_data, tmp_path, monkeypatch):
     assert any("concordance_pairs" in table for table in tables)
     assert any("nDCG@10" in table for table in tables)
     assert any("PreferenceModel (LOTO)" in table for table in tables)
+
+
+def test_notebook_runs_offline_on_the_shipped_sample(tmp_path, monkeypatch):
+    for variable in ("RAG_AXIOMS_SHARED_DATA", "RAG_AXIOMS_CROWDRAG_RESPONSES", "RAG_AXIOMS_WALKTHROUGH_NUGGET_TOPICS",
+                     "RAG_AXIOMS_WALKTHROUGH_RUN_TOPICS"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("RAG_AXIOMS_DATA", str(tmp_path / "no-local-copies"))  # nothing public read or fetched
+    monkeypatch.setenv("RAG_AXIOMS_DATA_URL", "http://127.0.0.1:9/")  # a download would fail at once
+    notebook = execute_notebook(NOTEBOOK, tmp_path, monkeypatch)  # raises where a cell fails
+    outputs = _outputs(notebook)
+    streams = "".join(output.get("text", "") for output in outputs if output.output_type == "stream")
+    assert not [output["text"] for output in outputs if output.get("name") == "stderr"]  # no library's warning
+    assert "sections 1-3 are skipped" in streams
+    assert "2 topics, 16 answers" in streams and "2 topics, 8 runs, 16 answers" in streams
+    tables = [output["data"]["text/html"] for output in outputs if "text/html" in output.get("data", {})]
+    assert not any("concordance_pairs" in table for table in tables)  # no CrowdRAG-25 section ran
+    assert any("nDCG@10" in table for table in tables)
+    assert any("PreferenceModel (LOTO)" in table for table in tables)
+    assert sum("image/png" in output.get("data", {}) for output in outputs) == 2  # the two run plots
