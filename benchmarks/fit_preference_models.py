@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import math
 import os
 import sys
@@ -416,6 +417,10 @@ def main(argv: list[str] | None = None) -> int:
             path = MODELS_DIR / DEFAULT_MODELS[kind]
             rounded = [{key: (round(value, 4) if isinstance(value, float) else value) for key, value in figures.items()}
                        for figures in (model.cv, model.nested)]
+            if kind == "crowd":  # its reference weight is chosen on RAGChecker by benchmarks/ragchecker_agreement.py
+                shipped = json.loads(path.read_text(encoding="utf-8"))
+                model.reference_weight = float(shipped.get("reference_weight", 0.0))
+                extra["reference_weight"] = shipped.get("metadata", {}).get("reference_weight", {})
             model.save(path, metadata={
                 "fitted_on": source,
                 "topics": int(pairs["qid"].nunique()),

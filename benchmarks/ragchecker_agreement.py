@@ -15,10 +15,18 @@ Judges (nothing here is fitted on these data):
 - ``reference nuggets, support share``: the same nuggets scored by their assignments alone
   (support 1, partial 0.5): the all-or-nothing score that ties;
 - ``ROUGE-L F``: against the reference answer (rouge-score, stemmed), as pyterrier-rag's ROUGELF;
-- ``PreferenceModel.default()``: the shipped CrowdRAG model, which reads no reference;
+- ``PreferenceModel.default(), no reference``: the shipped CrowdRAG model without its reference term;
 - ``longer``: the longer response.
 
-Usage: ``.venv/bin/python benchmarks/ragchecker_agreement.py`` (about two minutes on two cores).
+Then the choice of ``PreferenceModel``'s ``reference_weight`` (nested leave one dataset out): for
+each dataset, the weight of :data:`WEIGHTS` with the best agreement (tie = 1/2) on the other
+three, and the agreement of the model's log-odds plus that weight times the difference of the
+reference scores on the held-out dataset; the pooled held-out figure; and the weight chosen on all
+four, which ``--write`` writes into the shipped ``preference-crowd.json`` (its agreement on these
+data is not printed: it was chosen on them). A last line checks that the shipped model, given the
+reference answers as the frame's ``gold_answer``, decides as that sum with its weight.
+
+Usage: ``.venv/bin/python benchmarks/ragchecker_agreement.py [--write]`` (about three minutes on two cores).
 """
 
 from __future__ import annotations
@@ -28,7 +36,7 @@ import sys
 
 import numpy as np
 import pandas as pd
-from _setup import DEV_DATA  # noqa: E402  (first: the checkout's package, offline models)
+from _setup import DEV_DATA, PROJECT_ROOT  # noqa: E402  (first: the checkout's package, offline models)
 
 DATA = DEV_DATA / "ragchecker" / "human_preferences.dev.jsonl"
 
@@ -57,7 +65,9 @@ def preference(scores: pd.DataFrame, column: str) -> pd.Series:
 CANDIDATES = ("nugget confidence", "nugget probability", "nugget confidence + ROUGE-L", "nugget probability + ROUGE-L")
 
 
-def judges(responses: pd.DataFrame, answers: pd.DataFrame) -> dict[str, pd.Series]:
+def judges(responses: pd.DataFrame, answers: pd.DataFrame) -> tuple[dict[str, pd.Series], pd.DataFrame]:
+    """Each judge's preference by qid, and, by qid, the preference model's log-odds without the
+    reference (``logit``) and the difference a - b of the reference scores (``difference``)."""
     from pyterrier_rag_axioms import PreferenceModel
     from pyterrier_rag_axioms.judgments import NUGGET_ASSIGNMENT_SCORES
     from pyterrier_rag_axioms.nuggets import NuggetAssigner
@@ -71,16 +81,80 @@ def judges(responses: pd.DataFrame, answers: pd.DataFrame) -> dict[str, pd.Serie
     per_response = assigned.groupby(["qid", "docno"], sort=False).agg(
         confidence=("confidence", "mean"), share=("credit", "mean"))
     scored = scored.merge(per_response.reset_index(), on=["qid", "docno"])
-    return {
+    plain = PreferenceModel.default(reference_weight=0.0).explain(responses).set_index("qid")
+    table = scored.pivot(index="qid", columns="docno", values="reference_score")
+    found = {
         "nugget confidence": preference(scored, "confidence"),
         "nugget probability": preference(scored, "nugget_recall"),
         "nugget confidence + ROUGE-L": preference(scored.assign(sum=scored["confidence"] + scored["rouge_l"]), "sum"),
         "nugget probability + ROUGE-L": preference(scored, "reference_score"),  # reference_score's choice
         "nugget support share": preference(scored, "share"),
         "ROUGE-L F": preference(scored, "rouge_l"),
-        "PreferenceModel.default()": PreferenceModel.default()(responses).set_index("qid")["PreferenceModel"],
+        "PreferenceModel.default(), no reference": plain["PreferenceModel"],
         "longer": preference(responses.assign(length=responses["response"].str.len()), "length"),
     }
+    return found, pd.DataFrame({"logit": plain["PreferenceModel_logit"], "difference": table["a"] - table["b"]})
+
+
+#: The candidate reference weights (log-odds per unit of reference score difference).
+WEIGHTS = (0.0, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0)
+
+
+def weight_agreement(instances: pd.DataFrame, logits: pd.Series, differences: pd.Series, weight: float) -> pd.Series:
+    """Per instance that people decided: agreement of ``sign(logit + weight * difference)`` (a tie 1/2)."""
+    judged = instances[instances["human"] != 0].set_index("qid")
+    decided = np.sign(logits.reindex(judged.index) + weight * differences.reindex(judged.index).fillna(0.0))
+    return (decided == judged["human"]) + 0.5 * (decided == 0)
+
+
+def choose_weight(agreement: pd.DataFrame) -> float:
+    """The weight of the best mean agreement over the instances given (the smallest such)."""
+    means = agreement.mean()
+    return float(means[means == means.max()].index.min())
+
+
+def nested_weights(instances: pd.DataFrame, logits: pd.Series, differences: pd.Series) -> tuple[float, dict]:
+    """Print the nested leave-one-dataset-out choice of the reference weight and its held-out
+    agreement; returns the weight chosen on all datasets and the figures for the model file."""
+    judged = instances[instances["human"] != 0].set_index("qid")
+    agreement = pd.DataFrame({weight: weight_agreement(instances, logits, differences, weight) for weight in WEIGHTS})
+    print("\nreference_weight, nested leave one dataset out (agreement, tie = 1/2; chosen on the other three)")
+    held_out, figures = [], {}
+    for dataset in sorted(judged["dataset"].unique()):
+        inside = judged["dataset"] == dataset
+        weight = choose_weight(agreement[~inside.to_numpy()])
+        held = agreement.loc[inside.to_numpy(), weight]
+        held_out.append(held)
+        without = agreement.loc[inside.to_numpy(), 0.0].mean()
+        figures[dataset] = {"weight": weight, "agreement": round(float(held.mean()), 4), "instances": len(held),
+                            "agreement_without_reference": round(float(without), 4)}
+        print(f"  {dataset}: weight {weight:g}: {held.mean():.3f} on {len(held)} instances (weight 0: {without:.3f})")
+    pooled = pd.concat(held_out)
+    print(f"  all, held out: {pooled.mean():.3f} on {len(pooled)} instances "
+          f"(weight 0: {agreement[0.0].mean():.3f})")
+    chosen = choose_weight(agreement)
+    print(f"chosen on all four datasets (shipped; no held-out figure): {chosen:g}")
+    figures["all, held out"] = {"agreement": round(float(pooled.mean()), 4), "instances": len(pooled),
+                                "agreement_without_reference": round(float(agreement[0.0].mean()), 4)}
+    return chosen, figures
+
+
+def write_weight(weight: float, figures: dict) -> None:
+    """Write the chosen reference weight, with its nested figures, into the shipped crowd model."""
+    import json
+
+    from pyterrier_rag_axioms import PreferenceModel
+    from pyterrier_rag_axioms.preference.io import DEFAULT_MODELS
+
+    path = PROJECT_ROOT / "pyterrier_rag_axioms" / "preference" / "models" / DEFAULT_MODELS["crowd"]
+    metadata = json.loads(path.read_text(encoding="utf-8")).get("metadata", {})
+    metadata["reference_weight"] = {
+        "chosen_on": "RAGChecker human preferences, 4 development datasets (sign of both annotators' overall)",
+        "grid": list(WEIGHTS), "nested_leave_one_dataset_out": figures,
+        "script": "benchmarks/ragchecker_agreement.py --write",
+    }
+    PreferenceModel.load(path, reference_weight=weight).save(path, metadata=metadata)
+    print(f"wrote reference_weight {weight:g} into {path.relative_to(PROJECT_ROOT)}")
 
 
 def agreement_table(instances: pd.DataFrame, found: dict[str, pd.Series]) -> pd.DataFrame:
@@ -98,11 +172,13 @@ def agreement_table(instances: pd.DataFrame, found: dict[str, pd.Series]) -> pd.
 
 
 def main(argv: list[str] | None = None) -> None:
-    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args(argv)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="write the chosen weight into preference-crowd.json")
+    arguments = parser.parse_args(argv)
     if not DATA.is_file():
         sys.exit(f"no RAGChecker development data at {DATA}")
     instances, responses, answers = load()
-    found = judges(responses, answers)
+    found, per_instance = judges(responses, answers)
     table = agreement_table(instances, found)
     print(table.to_string(index=False))
     print("\nleave one dataset out: the candidate with the best agreement (tie = 1/2) on the other three")
@@ -113,6 +189,16 @@ def main(argv: list[str] | None = None) -> None:
         held = table[(table["dataset"] == dataset) & (table["judge"] == chosen)].iloc[0]
         print(f"  {dataset}: {chosen}: {held['agreement, tie = 1/2']:.3f} on {held['instances']} instances "
               f"({held['decided']:.0%} decided)")
+    weight, figures = nested_weights(instances, per_instance["logit"], per_instance["difference"])
+    if arguments.write:
+        write_weight(weight, figures)
+    from pyterrier_rag_axioms import PreferenceModel
+
+    shipped = PreferenceModel.default()
+    given = shipped(responses.merge(answers[["qid", "gold_answer"]], on="qid")).set_index("qid")["PreferenceModel"]
+    summed = np.sign(per_instance["logit"] + shipped.reference_weight * per_instance["difference"].fillna(0.0))
+    print(f"check: PreferenceModel.default() given gold_answer decides as log-odds + {shipped.reference_weight:g} "
+          f"x difference on {int((summed == given.reindex(summed.index)).sum())} of {len(summed)} instances")
 
 
 if __name__ == "__main__":
