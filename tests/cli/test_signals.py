@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import PROJECT_ROOT
+from conftest import PROJECT_ROOT, run_cli
 
 from pyterrier_rag_axioms.cli._errors import Terminated, signals_end_as_errors
 
@@ -105,3 +105,13 @@ def test_ctrl_c_right_after_the_result_never_ends_the_process_without_a_word(tmp
     assert "Traceback" not in err
     if process.returncode == 130:
         assert err.splitlines()[-1] == "rag-axioms rerank: interrupted"
+
+
+def test_the_process_that_ends_at_once_leaves_its_cache_closed(tmp_path):
+    cache = tmp_path / "cache"
+    completed = run_cli("--axioms", "COV1", cwd=tmp_path, RAG_AXIOMS_CACHE=str(cache))
+    assert completed.returncode == 0, completed.stderr
+    # SQLite's write-ahead log folded back: the connection was closed, as the interpreter's teardown did
+    assert sorted(path.name for path in cache.iterdir()) == ["model-work.sqlite3"]
+    again = run_cli("--axioms", "COV1", cwd=tmp_path, RAG_AXIOMS_CACHE=str(cache))
+    assert again.stdout == completed.stdout
