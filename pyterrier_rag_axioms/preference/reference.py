@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from pyterrier_rag_axioms.axioms.pool import _source_column
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.frames.contract import response_extras
 
@@ -28,26 +27,32 @@ GOLD_ANSWER = "gold_answer"
 
 
 def _gold_answers(table: ResponseTable) -> pd.Series | None:
-    """The ``gold_answer`` of each response of the table; ``None`` where its frame has none."""
-    values = _source_column(table, GOLD_ANSWER)
-    if values is None and table.source is not None and table.source[1] is not None:
-        frame, a, b = table.source  # a preference frame with one gold_answer per pair: both responses share it
-        if GOLD_ANSWER in frame.columns:
-            sides = frame[[GOLD_ANSWER, GOLD_ANSWER]].set_axis([f"{GOLD_ANSWER}_a", f"{GOLD_ANSWER}_b"], axis=1)
-            values = response_extras(sides, a, b, len(table))[GOLD_ANSWER]
-    return values
+    """The ``gold_answer`` of each response of the table: from its response frame's column, a
+    preference frame's ``gold_answer_a``/``gold_answer_b``, or one ``gold_answer`` per pair (both
+    responses share it); ``None`` where its frame has none."""
+    if table.source is None:
+        return None
+    frame, a, b = table.source
+    if a is None:
+        return frame[GOLD_ANSWER].reset_index(drop=True) if GOLD_ANSWER in frame.columns else None
+    sides = [f"{GOLD_ANSWER}_a", f"{GOLD_ANSWER}_b"]
+    if set(sides) <= set(frame.columns):
+        return response_extras(frame[sides], a, b, len(table))[GOLD_ANSWER]
+    if GOLD_ANSWER in frame.columns:
+        return response_extras(frame[[GOLD_ANSWER, GOLD_ANSWER]].set_axis(sides, axis=1), a, b, len(table))[GOLD_ANSWER]
+    return None
 
 
 def _answers(value: object, where: str) -> tuple[str, ...]:
-    """The non-blank reference answers of one cell (none for a missing value)."""
-    from pyterrier_rag_axioms.nuggets.reference import _answers_of
-
+    """The non-blank reference answers of one cell: a string or a list (tuple, array) of strings;
+    none for a missing value."""
     if value is None or (isinstance(value, float) and np.isnan(value)):
         return ()
-    try:
-        return tuple(_answers_of(value, where))
-    except ValueError:
-        raise ValueError(f"{where}: {GOLD_ANSWER} must be a string or a list of strings, not {value!r}") from None
+    values = value.tolist() if isinstance(value, np.ndarray) else value
+    values = [values] if isinstance(values, str) else values
+    if not isinstance(values, (list, tuple)) or not all(isinstance(text, str) for text in values):
+        raise ValueError(f"{where}: {GOLD_ANSWER} must be a string or a list of strings, not {value!r}")
+    return tuple(text for text in values if text.strip())
 
 
 def reference_answers(table: ResponseTable, name: str) -> pd.DataFrame | None:
