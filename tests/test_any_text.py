@@ -2,8 +2,9 @@
 real encoders).
 
 The judges: every axiom of the registry that runs offline (CLAR1 needs a LanguageTool server; the oracles
-read judgments, not text), both shipped preference models, the nugget assigner (nuggets of wild text
-too, long ones by their parts), the nugget extractor and the score against a reference answer. One
+read judgments, not text), both shipped preference models (with and without a reference answer), the
+nugget assigner (nuggets of wild text too, long ones by their parts), the nugget extractor and the score
+against a reference answer. One
 example is one topic whose query, responses, passages and nugget are drawn from the kinds of text below.
 """
 
@@ -93,6 +94,8 @@ def judge_topic(query: str, responses: list[str], passage: str, nugget: str) -> 
             preferences = model(frame)
             assert not preferences[[model.name, model.probability_column]].isna().to_numpy().any(), kind
             assert np.isfinite(model.scores(frame)[f"{model.name}_score"].to_numpy(dtype=float)).all(), kind
+            given = model(frame.assign(gold_answer=nugget))  # the reference answer counts (crowd)
+            assert not given[[model.name, model.probability_column]].isna().to_numpy().any(), kind
         assigned = NuggetAssigner(nuggets=nuggets, processes=1)(frame)
         assert len(assigned) == 2 * len(responses)
         assert np.isfinite(assigned["confidence"].to_numpy(dtype=float)).all()
