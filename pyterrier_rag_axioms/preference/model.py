@@ -360,7 +360,10 @@ class PreferenceModel(Axiom):
         among candidates over axioms that run offline; only the weights ship. ``"nuggets"`` is the
         run judge: it weighs pool axioms (values that depend on each query's other responses). For
         ``"crowd"`` the nugget model before the pool axioms was chosen (``truth`` TREC_RAG_NUGGET; its
-        metadata holds the figures on CrowdRAG-25). Keyword arguments override the file's.
+        metadata holds the figures on CrowdRAG-25). ``"crowd"`` also weighs pyterrier-rag's reference
+        answers where the frame carries ``gold_answer`` (``reference_weight`` 50, chosen on RAGChecker
+        by ``benchmarks/ragchecker_agreement.py``); without it, both decide by their features alone.
+        Keyword arguments override the file's.
         """
         return default_model(cls, kind, **overrides)
 
