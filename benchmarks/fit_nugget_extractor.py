@@ -16,7 +16,7 @@ and per-topic tau). Reported, against the human All scores (partial support 0.5)
 - length tau: Kendall's tau of a topic's scores with its answers' length in words, mean over topics
   (the human All scores' beside it).
 
-Beside it: the crude extractor (whole sentences, cosine >= 0.7, 20 nuggets, no credit for a
+Beside them: the shipped defaults, the crude extractor (whole sentences, cosine >= 0.7, 20 nuggets, no credit for a
 nugget taken from the run's own answer) and the assigner on the human nuggets.
 
 Usage: ``.venv/bin/python benchmarks/fit_nugget_extractor.py`` (minutes on two shared cores: each
@@ -42,11 +42,11 @@ from pyterrier_rag_axioms.tools.text import CITATION_PATTERN, in_trec_form, text
 
 DATA = DEV_DATA
 ASSIGNMENTS = DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl"
-#: The grid: settings that change which nuggets are drawn; caps and support floors cut their list.
+#: The grid (32 settings): settings that change which nuggets are drawn; caps and support shares cut their list.
 SIMILARITIES = (0.7, 0.75)
 MERGE_OFFSETS = (0.0, -0.1)
 CAPS = (10, 15, 20, 30)
-MIN_SUPPORTS = (2, 5, 10)
+SUPPORT_SHARES = (0.0, 0.3)  # the fewest supporting answers, as a share of the topic's best-supported nugget's
 
 
 def human_features(assignments: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
@@ -80,14 +80,15 @@ def assigned_scores(nuggets: pd.DataFrame, responses: pd.DataFrame, models: dict
     return pd.concat(parts, ignore_index=True)
 
 
-def kept_nuggets(nuggets: pd.DataFrame, cap: int, min_support: int) -> pd.DataFrame:
-    """A topic's first ``cap`` nuggets with support >= ``min_support`` (besides the answer drawn from)."""
-    return nuggets[(nuggets["nugget_id"].astype(int) < cap) & (nuggets["support"] - 1 >= min_support)]
+def kept_nuggets(nuggets: pd.DataFrame, cap: int, share: float) -> pd.DataFrame:
+    """A topic's first ``cap`` nuggets with at least ``share`` of its best-supported nugget's support."""
+    best = nuggets.groupby("qid")["support"].transform("max")
+    return nuggets[(nuggets["nugget_id"].astype(int) < cap) & (nuggets["support"] >= share * best)]
 
 
-def all_scores(assigned: pd.DataFrame, nuggets: pd.DataFrame, cap: int, min_support: int) -> pd.DataFrame:
-    """The All score of every answer over a topic's first ``cap`` nuggets with support >= ``min_support``."""
-    kept = kept_nuggets(nuggets, cap, min_support)
+def all_scores(assigned: pd.DataFrame, nuggets: pd.DataFrame, cap: int, share: float) -> pd.DataFrame:
+    """The All score of every answer over the nuggets of :func:`kept_nuggets`."""
+    kept = kept_nuggets(nuggets, cap, share)
     chosen = assigned.merge(kept[["qid", "nugget_id"]], on=["qid", "nugget_id"])
     scores = nugget_scores(chosen) if len(chosen) else pd.DataFrame(columns=["qid", "docno", "score"])
     everyone = assigned[["qid", "docno"]].drop_duplicates()
@@ -217,15 +218,15 @@ def main(argv: list[str] | None = None) -> None:
             similarity=similarity,
             merge_similarity=round(similarity + offset, 2),
             max_nuggets=max(CAPS),
-            min_support=min(MIN_SUPPORTS),
+            min_support_share=0.0,
             processes=1,  # the parses stay in this process for the whole grid
         )
         nuggets = extractor(responses)
         assigned = assigned_scores(nuggets, responses, models)
-        for cap, min_support in itertools.product(CAPS, MIN_SUPPORTS):
-            key = (similarity, round(similarity + offset, 2), cap, min_support)
-            scored[key] = all_scores(assigned, nuggets, cap, min_support)
-            drawn[key] = kept_nuggets(nuggets, cap, min_support)
+        for cap, share in itertools.product(CAPS, SUPPORT_SHARES):
+            key = (similarity, round(similarity + offset, 2), cap, share)
+            scored[key] = all_scores(assigned, nuggets, cap, share)
+            drawn[key] = kept_nuggets(nuggets, cap, share)
             print(key, {k: round(v, 3) for k, v in figures(scored[key], human).items()}, flush=True)
 
     chosen_parts, chosen_nuggets = [], []
@@ -238,15 +239,15 @@ def main(argv: list[str] | None = None) -> None:
 
         best = max(scored, key=objective)
         print(
-            f"held out {held_out}: chose similarity={best[0]}, merge={best[1]}, cap={best[2]}, min_support={best[3]}",
+            f"held out {held_out}: chose similarity={best[0]}, merge={best[1]}, cap={best[2]}, share={best[3]}",
             flush=True,
         )
         chosen_parts.append(scored[best][scored[best]["qid"] == held_out])
         chosen_nuggets.append(drawn[best][drawn[best]["qid"] == held_out])
     rows["NuggetExtractor (nested LOTO)"] = row(pd.concat(chosen_parts), pd.concat(chosen_nuggets))
-    default = (0.7, 0.7, 20, 2)
-    if default in scored:
-        rows["NuggetExtractor, defaults (not fitted)"] = row(scored[default], drawn[default])
+    defaults = NuggetExtractor(processes=1)(responses)
+    default_scores = nugget_scores(assigned_scores(defaults, responses, models))
+    rows["NuggetExtractor, defaults (not fitted)"] = row(default_scores, defaults)
     with pd.option_context("display.width", 250, "display.max_columns", None, "display.precision", 3):
         print(pd.DataFrame(rows).T)
 

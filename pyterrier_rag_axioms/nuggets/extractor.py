@@ -104,7 +104,7 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     #: The most nuggets per topic (TREC keeps at most 30).
     max_nuggets: int = parameter(20, whole=True, at_least=1)
     #: Vital where the support is at least this share of the topic's largest support.
-    vital_share: float = parameter(0.5)
+    vital_share: float = parameter(0.4)
     #: The most words of a candidate (TREC's form allows 25; people's nuggets have at most 14).
     max_words: int = parameter(16)
     #: A sentence-transformers model name or path (default: all-MiniLM-L6-v2), or a shared tool.
