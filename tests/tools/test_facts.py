@@ -43,6 +43,8 @@ def test_asides_pairs_and_negated_lists():
     assert texts(pair) == [pair]
     assert texts("The drug is neither safe nor effective.") == ["The drug is neither safe nor effective."]
     assert texts("Please check the provided context for details about animal testing.") == []
+    assert texts("Understanding mood can provide factual information about the query.") == []
+    assert texts("Terraforming would make Mars more Earth-like.") == ["Terraforming would make Mars more Earth-like."]
 
 
 def test_a_list_item_is_completed_by_its_lead_in():

@@ -46,7 +46,7 @@ _BRACKETED = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
 HEADING_PREFIX = re.compile(r"^\W*[A-Za-z0-9][\w'’&/-]*(?:\s+[\w'’&/()-]+){0,5}\s*:\s+(?=\S)")
 #: Words that may not end a statement (a clause cut before its conjoined part).
 TRAILING_WORDS = re.compile(
-    r"(?:[\s,;:–—-]+(?:and|or|but|while|whereas|which|that|as|so|because|such as|including|like))+\s*[.,;:]*$",
+    r"(?:[\s,;:–—]+(?:and|or|but|while|whereas|which|that|as|so|because|such as|including|like))+\s*[.,;:]*$",
     re.IGNORECASE,
 )
 #: Words that cannot open a statement that stands alone.
@@ -64,7 +64,8 @@ REPORTING_VERBS: frozenset[str] = frozenset(
 META_STATEMENT = re.compile(
     r"\b(?:provided|given) (?:context|documents?|passages?|sources?|search results?|information)\b"
     r"|\b(?:context|documents?|passages?|search results?) (?:provided|given|above|below)\b"
-    r"|^(?:here (?:are|is)|in this (?:article|answer|response|post)|as an ai|i (?:hope|cannot|can't|don't|am))\b",
+    r"|^(?:here (?:are|is)|in this (?:article|answer|response|post)|as an ai|i (?:hope|cannot|can't|don't|am))\b"
+    r"|\b(?:about|to|answers?) the (?:query|question)\b",
     re.IGNORECASE,
 )
 #: Content words that carry no fact of their own beside a query's ("a significant effect").

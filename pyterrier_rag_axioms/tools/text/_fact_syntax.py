@@ -102,7 +102,7 @@ class SyntaxRules:
                 continue
             span = subtree(token) & allowed
             first = min(span)
-            purpose = token.dep_ == "advcl" and token.head.dep_ in ("ROOT", "conj", "pcomp")  # not in a relative clause
+            purpose = token.dep_ == "advcl" and token.head.dep_ in ("ROOT", "conj")  # of the main clause
             if purpose and any(c.dep_ == "aux" and c.lower_ == "to" for c in token.children) and (
                 self.words(sorted(allowed)) > LONG_FACT_WORDS and self.words([i for i in allowed if i > max(span)]) == 0
             ):
