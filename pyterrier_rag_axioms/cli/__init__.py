@@ -7,7 +7,6 @@ import atexit
 import contextlib
 import os
 import signal
-import sqlite3
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -103,16 +102,6 @@ def _signal_status(signum: int) -> tuple[int, str]:
     return 128 + signum, f"terminated by {signal.Signals(signum).name}"
 
 
-def _close_caches() -> None:
-    """Close the model-work caches' connections, as the interpreter's teardown does: SQLite then folds its
-    write-ahead log into the database and removes the ``-wal`` and ``-shm`` files."""
-    from pyterrier_rag_axioms.tools import cache
-
-    for open_cache in list(cache._open_caches):
-        with contextlib.suppress(sqlite3.Error):  # one that cannot be closed stays as its last write left it
-            open_cache.close()
-
-
 def run() -> NoReturn:
     """The ``rag-axioms`` process (the installed script, ``python -m pyterrier_rag_axioms``): :func:`main`,
     the exit handlers (the caches' pending entries, worker pools), then the end of the process at once.
@@ -139,7 +128,9 @@ def run() -> NoReturn:
         received.append(signal.SIGINT)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
     atexit._run_exitfuncs()  # what the interpreter runs at exit, now under these handlers
-    _close_caches()
+    from pyterrier_rag_axioms.tools.cache import close_caches
+
+    close_caches()  # as the interpreter's teardown would: SQLite folds its write-ahead log into the database
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError):  # the reader left (`| head`): as main, stop quietly
             stream.flush()

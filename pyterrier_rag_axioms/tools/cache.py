@@ -341,15 +341,16 @@ _caches: dict[Path, ModelWorkCache] = {}
 _open_caches: weakref.WeakSet = weakref.WeakSet()
 
 
-def _close_before_fork() -> None:
-    """Close every connection before the process forks: an SQLite connection must not cross a fork
-    (the child, e.g. of a fork-based ``multiprocessing`` pool, opens its own; this process reopens
-    its connection on next use)."""
+def close_caches() -> None:
+    """Close every open cache's connection; the next use reopens it. Before a fork (an SQLite connection must
+    not cross one: the child opens its own), and before a process ends without the interpreter's teardown
+    (SQLite then folds its write-ahead log into the database)."""
     for cache in list(_open_caches):
-        cache.close()
+        with contextlib.suppress(sqlite3.Error):  # one that cannot be closed stays as its last write left it
+            cache.close()
 
 
-os.register_at_fork(before=_close_before_fork)
+os.register_at_fork(before=close_caches)
 
 
 def model_work_cache(directory: str | os.PathLike) -> ModelWorkCache:
