@@ -142,12 +142,12 @@ def _end_with_parent(parent: int) -> None:
 
 
 def _start_worker(work: Callable[[list[Hashable], bool], object], held: Any, parent: int) -> None:
-    _end_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it stops the workers
     # the caller stops workers with SIGTERM; a handler inherited from it (a JVM's, Terrier's, or the
     # command line's) has no thread in this process to act on it, or is the caller's to act on
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    _end_with_parent(parent)
     threads.become_worker()
     threads.one_torch_thread_for_good()  # the caller's OpenMP threads did not survive the fork
     _given.update(work=work, held=held)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import signal
 import sys
 import threading
@@ -51,9 +52,13 @@ def signals_end_as_errors() -> Iterator[None]:
         yield
         return
 
+    command = os.getpid()
+
     def end(signum: int, frame: object) -> None:
         for ending in ENDING_SIGNALS:
             signal.signal(ending, signal.SIG_DFL)
+        if os.getpid() != command:  # a worker forked before it reset the handler: the signal's default action
+            os.kill(os.getpid(), signum)
         raise Terminated(signum)
 
     ours = [signum for signum in ENDING_SIGNALS if signal.getsignal(signum) == signal.SIG_DFL]
