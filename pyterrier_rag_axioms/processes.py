@@ -69,13 +69,6 @@ def can_fork() -> bool:
     )
 
 
-def resolve_processes(owner: object, processes: int | None) -> int | None:
-    """``processes`` checked: ``None`` (the default, see :func:`worker_count`) or a whole number >= 1."""
-    if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int) or processes < 1):
-        raise ValueError(f"{type(owner).__name__}: processes must be a whole number >= 1 or None, not {processes!r}")
-    return processes
-
-
 def worker_count(processes: int | None, topics: int) -> int:
     """How many worker processes :func:`map_topics` starts: ``processes`` (default: the cores this
     process may use, at most :data:`MAX_PROCESSES`), at most one per topic; 0 where it works serially."""

@@ -44,12 +44,11 @@ from pyterrier_rag_axioms.declaration import (
     declared_repr,
     parameter,
     parameters,
-    resolve_parameters,
 )
 from pyterrier_rag_axioms.frames import response_frame
 from pyterrier_rag_axioms.nuggets.candidates import Candidate, candidates_of, topic_facts
 from pyterrier_rag_axioms.parallel import QueryParallel
-from pyterrier_rag_axioms.processes import map_topics, resolve_processes, response_characters
+from pyterrier_rag_axioms.processes import map_topics, response_characters
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, resolve_sentence_similarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 
@@ -94,19 +93,19 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     """
 
     #: The cosine similarity (all-MiniLM-L6-v2) from which an answer's statement restates a candidate.
-    similarity: float = parameter(0.7)
+    similarity: float = parameter(0.7, at_least=0, at_most=1)
     #: The cosine from which a candidate is a paraphrase of a chosen nugget (``None``: ``similarity``).
-    merge_similarity: float | None = parameter(None)
+    merge_similarity: float | None = parameter(None, at_least=0, at_most=1)
     #: The fewest other answers that must restate a candidate for it to become a nugget.
-    min_support: int = parameter(2)
+    min_support: int = parameter(2, whole=True, at_least=1)
     #: The fewest supporting answers, as a share of the topic's best-supported nugget's.
-    min_support_share: float = parameter(0.3)
+    min_support_share: float = parameter(0.3, at_least=0, at_most=1)
     #: The most nuggets per topic (TREC keeps at most 30).
     max_nuggets: int = parameter(20, whole=True, at_least=1)
     #: Vital where the support is at least this share of the topic's largest support.
-    vital_share: float = parameter(0.4)
+    vital_share: float = parameter(0.4, at_least=0, at_most=1)
     #: The most words of a candidate (TREC's form allows 25; people's nuggets have at most 14).
-    max_words: int = parameter(16)
+    max_words: int = parameter(16, whole=True, at_least=1)
     #: A sentence-transformers model name or path (default: all-MiniLM-L6-v2), or a shared tool.
     sentence_model: SentenceSimilarity | str | None = parameter(
         None, role=TOOL, resolve=lambda extractor, model: resolve_sentence_similarity(model)
@@ -118,23 +117,7 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     #: Show progress over the topics.
     verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
     #: Worker processes, each on whole topics (default: the cores this process may use, at most 4; the same nuggets).
-    processes: int | None = parameter(None, role=PRESENTATION, hidden=True, resolve=resolve_processes)
-
-    def __post_init__(self) -> None:
-        for name in ("similarity", "vital_share", "min_support_share"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-                raise ValueError(f"NuggetExtractor: {name} must be a number from 0 to 1, not {value!r}")
-        merge = self.merge_similarity
-        if merge is not None and (
-            isinstance(merge, bool) or not isinstance(merge, (int, float)) or not 0.0 <= merge <= 1.0
-        ):
-            raise ValueError(f"NuggetExtractor: merge_similarity must be None or a number from 0 to 1, not {merge!r}")
-        for name, least in (("min_support", 1), ("max_nuggets", 1), ("max_words", 1)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise ValueError(f"NuggetExtractor: {name} must be a whole number >= {least}, not {value!r}")
-        resolve_parameters(self)  # the tools, shared by name
+    processes: int | None = parameter(None, role=PRESENTATION, hidden=True, whole=True, at_least=1)
 
     __repr__ = declared_repr
 

@@ -38,7 +38,6 @@ from pyterrier_rag_axioms.preference.fitting import fit_logistic
 from pyterrier_rag_axioms.preference.io import default_model, load_model, save_model
 from pyterrier_rag_axioms.preference.reference import reference_logits
 from pyterrier_rag_axioms.preference.scores import response_scores
-from pyterrier_rag_axioms.processes import resolve_processes
 from pyterrier_rag_axioms.registry import MODELS
 
 
@@ -94,7 +93,7 @@ class PreferenceModel(Axiom):
     #: (:mod:`~pyterrier_rag_axioms.preference.reference`); 0 (default) or no such column: no reference.
     reference_weight: float = parameter(0.0, at_least=0.0, resolve=resolvers.reference_weight)
     #: Worker processes of :meth:`scores`, each on whole topics, with the same scores (default: the cores, at most 4).
-    processes: int | None = parameter(None, role=PRESENTATION, hidden=True, resolve=resolve_processes)
+    processes: int | None = parameter(None, role=PRESENTATION, hidden=True, whole=True, at_least=1)
 
     def __iter__(self):
         """The feature axioms, as PyTerrier's operators expose their parts."""
