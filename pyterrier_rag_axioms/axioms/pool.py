@@ -31,7 +31,7 @@ import pandas as pd
 
 from pyterrier_rag_axioms.axioms._analyzed import EmbeddingFeatureAxiom
 from pyterrier_rag_axioms.axioms._base import parameter, parameters
-from pyterrier_rag_axioms.frames import ResponseTable, response_extras, response_frame
+from pyterrier_rag_axioms.frames import ResponseTable, response_frame, source_column
 
 #: Bytes of sentence similarities (float32) held at once by the sentence axioms.
 BLOCK_BYTES = 64 * 2**20
@@ -60,19 +60,6 @@ def _checked_pool(axiom: PoolAxiom, pool: pd.DataFrame | None) -> pd.DataFrame |
         raise TypeError(f"{axiom.short_name}: pool must be a response frame (or None), not {type(pool).__name__}")
     return response_frame(pool, f"{axiom.short_name} pool")
 
-
-def _source_column(table: ResponseTable, name: str) -> pd.Series | None:
-    """One value per response of the table from another column of the frame it was made from
-    (``<name>_a``/``<name>_b`` of a preference frame); ``None`` where that frame has none."""
-    if table.source is None:
-        return None
-    frame, a, b = table.source
-    if a is None:
-        return frame[name].reset_index(drop=True) if name in frame.columns else None
-    sides = [f"{name}_a", f"{name}_b"]
-    if not set(sides) <= set(frame.columns):
-        return None
-    return response_extras(frame[sides], a, b, len(table))[name]
 
 
 @dataclass
@@ -129,7 +116,7 @@ class PoolAxiom(EmbeddingFeatureAxiom):
     def _groups(self, table: ResponseTable) -> np.ndarray | None:
         if self.group is None or self.pool is not None:
             return None
-        column = _source_column(table, self.group)
+        column = source_column(table, self.group)
         if column is None:
             raise ValueError(
                 f"{self.name}: the group column {self.group!r} is not in the input "

@@ -2,6 +2,7 @@
 limits (``max_pairs``). Not here: axioms, rankers, and file formats (those are in :mod:`~pyterrier_rag_axioms.io`)."""
 
 from pyterrier_rag_axioms.frames._checks import FrameError, FrameTypeError, shown
+from pyterrier_rag_axioms.frames.columns import source_column
 from pyterrier_rag_axioms.frames.context import Context, normalize_context, passage_text
 from pyterrier_rag_axioms.frames.contract import (
     NAMES_ATTR,
@@ -30,6 +31,6 @@ __all__ = [
     "NAMES_ATTR", "ORDER_COLUMNS", "PAIR_BASES", "PAIR_COLUMNS", "RESPONSE_ALIASES", "RESPONSE_COLUMNS",
     "Context", "FrameError", "FrameTypeError", "ResponseTable", "extra_columns", "is_preference_frame",
     "normalize_context", "pairs_from_responses", "passage_text", "preference_frame", "response_extras",
-    "response_frame", "restore_names", "shown", "warn_joined_context", "warn_missing_context",
+    "response_frame", "restore_names", "shown", "source_column", "warn_joined_context", "warn_missing_context",
     "warn_single_responses",
 ]

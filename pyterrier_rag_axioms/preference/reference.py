@@ -16,31 +16,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from pyterrier_rag_axioms.frames import ResponseTable
-from pyterrier_rag_axioms.frames.contract import response_extras
+from pyterrier_rag_axioms.frames import ResponseTable, source_column
 
 if TYPE_CHECKING:
     from pyterrier_rag_axioms.preference.model import PreferenceModel
 
 #: pyterrier-rag's name of the reference answers' column.
 GOLD_ANSWER = "gold_answer"
-
-
-def _gold_answers(table: ResponseTable) -> pd.Series | None:
-    """The ``gold_answer`` of each response of the table: from its response frame's column, a
-    preference frame's ``gold_answer_a``/``gold_answer_b``, or one ``gold_answer`` per pair (both
-    responses share it); ``None`` where its frame has none."""
-    if table.source is None:
-        return None
-    frame, a, b = table.source
-    if a is None:
-        return frame[GOLD_ANSWER].reset_index(drop=True) if GOLD_ANSWER in frame.columns else None
-    sides = [f"{GOLD_ANSWER}_a", f"{GOLD_ANSWER}_b"]
-    if set(sides) <= set(frame.columns):
-        return response_extras(frame[sides], a, b, len(table))[GOLD_ANSWER]
-    if GOLD_ANSWER in frame.columns:
-        return response_extras(frame[[GOLD_ANSWER, GOLD_ANSWER]].set_axis(sides, axis=1), a, b, len(table))[GOLD_ANSWER]
-    return None
 
 
 def _answers(value: object, where: str) -> tuple[str, ...]:
@@ -63,7 +45,7 @@ def reference_answers(table: ResponseTable, name: str) -> pd.DataFrame | None:
         ValueError: a ``gold_answer`` that is no text, or two responses of one qid that carry
             different reference answers; the message names the model and the qid.
     """
-    values = _gold_answers(table)
+    values = source_column(table, GOLD_ANSWER, per_pair=True)  # per response, or one per pair
     if values is None:
         return None
     answers_of: dict[str, tuple[str, ...]] = {}

@@ -1,0 +1,25 @@
+"""Other columns of the frame a :class:`~pyterrier_rag_axioms.frames.ResponseTable` was made from, one value per
+response: a response frame's own column, or a preference frame's ``<name>_a``/``<name>_b``."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from pyterrier_rag_axioms.frames.contract import ResponseTable, response_extras
+
+
+def source_column(table: ResponseTable, name: str, *, per_pair: bool = False) -> pd.Series | None:
+    """One value per response of ``table`` from the column ``name`` of the frame it was made from (of a
+    preference frame: ``<name>_a``/``<name>_b``, or with ``per_pair`` also one ``name`` that both responses of a
+    pair share); ``None`` where that frame has none."""
+    if table.source is None:
+        return None
+    frame, a, b = table.source
+    if a is None:
+        return frame[name].reset_index(drop=True) if name in frame.columns else None
+    sides = [f"{name}_a", f"{name}_b"]
+    if set(sides) <= set(frame.columns):
+        return response_extras(frame[sides], a, b, len(table))[name]
+    if per_pair and name in frame.columns:
+        return response_extras(frame[[name, name]].set_axis(sides, axis=1), a, b, len(table))[name]
+    return None
