@@ -24,6 +24,8 @@ $(STAMP): pyproject.toml
 	# versions, and the newest torchvision pins a newer torch; the constraint makes pip pick matching ones
 	$(BIN)/python -c "from importlib.metadata import version; print('torch==' + version('torch'))" > $(VENV)/torch-constraint.txt
 	$(BIN)/pip install --quiet -c $(VENV)/torch-constraint.txt -e ".[models,terrier,test,rag,docs]"
+	# the run judge's static encoder, distilled from the shipped model once (about 20 s; its hash recorded)
+	HF_HUB_OFFLINE=1 $(BIN)/rag-axioms cache --build
 	touch $(STAMP)
 
 # Jupyter Lab, nbconvert and widgets for notebooks/ (the notebooks extra). Not in setup: the tests run the

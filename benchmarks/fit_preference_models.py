@@ -36,6 +36,7 @@ os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 import pyterrier_rag_axioms as rag  # noqa: E402
 from pyterrier_rag_axioms.declaration import replaced  # noqa: E402
 from pyterrier_rag_axioms.preference import DEFAULT_MODELS  # noqa: E402
+from pyterrier_rag_axioms.preference.features import ENCODERS  # noqa: E402
 from pyterrier_rag_axioms.preference.features import _transformed as transformed  # noqa: E402
 from pyterrier_rag_axioms.preference.scores import imputed  # noqa: E402
 
@@ -269,7 +270,7 @@ def pool_bias(responses: pd.DataFrame, pool: np.ndarray, judge: np.ndarray, labe
 
 
 def report(kind: str, pairs: pd.DataFrame, truth: str, scores: pd.DataFrame | None,
-           fixed: list[tuple[str, rag.PreferenceModel]] = ()) -> rag.PreferenceModel:
+           fixed: list[tuple[str, rag.PreferenceModel]] = (), encoder: str = "torch") -> rag.PreferenceModel:
     print(f"\n=== {kind}: {pairs['qid'].nunique()} topics, {len(pairs)} pairs, truth {truth} ===", flush=True)
     start = time.time()
     rule = RULE_FOR[kind]
@@ -300,7 +301,7 @@ def report(kind: str, pairs: pd.DataFrame, truth: str, scores: pd.DataFrame | No
     candidates = [Candidate(label, replaced(model), judged, fixed=True) for label, model in fixed]
     candidates += [
         Candidate(label, rag.PreferenceModel(axioms=features_for(kind, features), regularization=c,
-                                             follow_directions=FOLLOW_DIRECTIONS), judged)
+                                             follow_directions=FOLLOW_DIRECTIONS, encoder=encoder), judged)
         for label, (features, c) in CANDIDATES.items()
     ]
 
@@ -379,6 +380,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--no-write", action="store_true", help="report only; do not rewrite the shipped JSON")
     parser.add_argument("--kinds", default="crowd,nuggets", help="which models: crowd, nuggets (default both)")
+    parser.add_argument("--encoder", choices=ENCODERS, default=None,
+                        help="how the run judge (nuggets) computes its embedding features (default: as shipped)")
     arguments = parser.parse_args(argv)
     if not DATA.is_dir():
         print(f"fit_preference_models: development data not found at {DATA}", file=sys.stderr)
@@ -390,6 +393,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     nugget_source = "TREC 2024 RAG dev nugget assignments, nugget score (all nuggets), all pairs per topic"
     nugget_model = None
+    judge_encoder = arguments.encoder or rag.PreferenceModel.default("nuggets").encoder
     for kind in sorted(kinds, key=["nuggets", "crowd"].index):  # the crowd candidates include the nugget model
         extra = {}
         if kind == "crowd":
@@ -398,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
             fixed = [(SHIPPED, rag.PreferenceModel.default("crowd")), (TRANSFER, transfer)]
         else:
             (pairs, scores), truth, source, fixed = nugget_pairs(), "TREC_RAG_NUGGET", nugget_source, []
-        model = report(kind, pairs, truth, scores, fixed)
+        model = report(kind, pairs, truth, scores, fixed, encoder="torch" if kind == "crowd" else judge_encoder)
         if kind == "nuggets":
             nugget_model = model
             pairwise, pointwise = model.nested["kendall_tau_runs"], model.nested["kendall_tau_pointwise"]

@@ -37,11 +37,29 @@ def _prune_exports(directory: str | None, unused_days: float) -> None:
 
     from pyterrier_rag_axioms.tools.embeddings.onnx_build import prune_exports
     from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import default_export_dir
+    from pyterrier_rag_axioms.tools.embeddings.static_encoder import default_static_dir
 
-    folders = list(dict.fromkeys([default_export_dir(), *([Path(directory) / "onnx"] if directory else [])]))
+    kinds = ("onnx", "static")
+    folders = list(dict.fromkeys([default_export_dir(), default_static_dir(),
+                                  *([Path(directory) / kind for kind in kinds] if directory else [])]))
     removed = [prune_exports(folder, unused_days=unused_days) for folder in folders]
-    print(f"Removed {sum(exports for exports, _ in removed)} ONNX model folders not used for {unused_days:g} days "
+    print(f"Removed {sum(exports for exports, _ in removed)} model folders (ONNX, static) not used for "
+          f"{unused_days:g} days "
           f"and {sum(builds for _, builds in removed)} partial builds from {', '.join(map(str, folders))}.")
+
+
+def _build_model_files(directory: str | None) -> None:
+    """Build (or check) the model files of the default encoders, in the cache or the default folders."""
+    from pyterrier_rag_axioms.nuggets.assigner import DEFAULT_ENCODER
+    from pyterrier_rag_axioms.preference import PreferenceModel
+    from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
+
+    for backend in dict.fromkeys([PreferenceModel.default("nuggets").encoder, DEFAULT_ENCODER]):
+        if backend == "torch":
+            continue
+        encoder = SentenceSimilarity(backend=backend, cache_dir=directory).encoder
+        digest = encoder.prepare()
+        print(f"{backend}: {encoder.export_path} (SHA-256 {digest[:16]}...)")
 
 
 def cache_main(argv: Sequence[str]) -> int:
@@ -61,6 +79,11 @@ def cache_main(argv: Sequence[str]) -> int:
         "partial files of killed model builds (in the cache and in ~/.cache/pyterrier-rag-axioms/onnx; the "
         "latter also without a cache directory)",
     )
+    parser.add_argument(
+        "--build", action="store_true",
+        help="build the model files the defaults use where they are missing or damaged (the run judge's static "
+        "encoder, distilled from the shipped model, and the assigner's int8 ONNX export), and print where they are",
+    )
     from pyterrier_rag_axioms.tools.cache_upkeep import prune
 
     add_declared_option(parser, prune, "unused_days", help="with --prune: days without use")
@@ -78,6 +101,9 @@ def cache_main(argv: Sequence[str]) -> int:
         raise CommandLineError("--outputs-in goes with --prune")
     if not args.unused_days >= 0:
         raise CommandLineError(f"--unused-days must be >= 0, not {args.unused_days!r}")
+    if args.build:
+        _build_model_files(directory)
+        return 0
     if directory is None and args.prune:  # the default folder of model files, and the outputs' folders
         _prune_exports(None, args.unused_days)
         if args.outputs_in:

@@ -247,7 +247,8 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         parts = []
         for qid in dict.fromkeys(frame["qid"]):
             held_out = (frame["qid"] == qid).to_numpy()
-            model = fit_nugget_model(features[~held_out], truth[~held_out], frame.loc[~held_out, "qid"])
+            model = fit_nugget_model(features[~held_out], truth[~held_out], frame.loc[~held_out, "qid"],
+                                     embedder=self.decision.embedder)
             positions = np.flatnonzero(held_out)
             parts.append(self._decide(frame.iloc[positions], [evidence[i] for i in positions], model))
         return pd.concat(parts).loc[frame.index]

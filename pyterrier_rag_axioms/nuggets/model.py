@@ -85,14 +85,21 @@ def _checked(values: Mapping[str, Any]) -> dict[str, Any]:
     return checked
 
 
+#: How :func:`embedder_name` marks the static model distilled from a sentence model.
+STATIC_SUFFIX = "(static)"
+
+
 def embedder_name(sentence_model: object) -> str:
     """The short name of a sentence model, as a model's ``embedder`` records it: ``None`` (the default) and
-    the shipped all-MiniLM-L6-v2 are ``"all-MiniLM-L6-v2"``; a hub id or a path its last part.
+    the shipped all-MiniLM-L6-v2 are ``"all-MiniLM-L6-v2"``; a hub id or a path its last part; the
+    static model distilled from one (``backend="static"``) that name and ``"(static)"``.
 
     ``sentence_model`` is a name, a path, or an object with a ``model`` attribute (a
     :class:`~pyterrier_rag_axioms.tools.embeddings.SentenceSimilarity`).
     """
     if sentence_model is not None and not isinstance(sentence_model, (str, os.PathLike)):
+        if getattr(sentence_model, "backend", None) == "static":  # another embedding space: its own name
+            return f"{embedder_name(getattr(sentence_model, 'model', None))} {STATIC_SUFFIX}"
         sentence_model = getattr(sentence_model, "model", None)
     if sentence_model is None:
         return DEFAULT_EMBEDDER

@@ -171,7 +171,7 @@ def test_prune_removes_old_model_files_and_killed_builds_from_every_folder(tmp_p
     for arguments in (["--prune"], ["--prune", "--cache", str(tmp_path / "cache")]):
         completed = run_cli("cache", *arguments, cwd=tmp_path, XDG_CACHE_HOME=str(tmp_path / "xdg"))
         assert completed.returncode == 0, completed.stderr
-        assert "ONNX model folders" in completed.stdout and str(default) in completed.stdout
+        assert "model folders (ONNX, static)" in completed.stdout and str(default) in completed.stdout
     for folder in (default, cached):
         assert sorted(path.name for path in folder.iterdir()) == ["current"]
         assert sorted(path.name for path in (folder / "current").iterdir()) == [".build.lock", "model.onnx"]

@@ -39,7 +39,7 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pyterrier_rag_axioms.io import atomic_write
@@ -60,18 +60,25 @@ _verified: dict[Path, tuple[tuple[int, int, int], str]] = {}
 _used: set[Path] = set()
 
 
-class OnnxExportError(OSError):
+class ModelFileError(OSError):
+    """A model file built here that cannot be built or used: the message names the file and what is wrong."""
+
+
+class OnnxExportError(ModelFileError):
     """An ONNX export that cannot be built or used: the message names the file and what is wrong."""
 
 
-def build_versions() -> dict[str, str | None]:
-    """The installed version of each of :data:`BUILD_PACKAGES` (``None`` where one is missing)."""
-    return installed_versions(BUILD_PACKAGES)
+def build_versions(packages: tuple[str, ...] = BUILD_PACKAGES) -> dict[str, str | None]:
+    """The installed version of each of ``packages`` (``None`` where one is missing)."""
+    return installed_versions(packages)
 
 
-def export_directory(model_path: Path, export_dir: Path) -> Path:
+def export_directory(
+    model_path: Path, export_dir: Path, *, packages: tuple[str, ...] = BUILD_PACKAGES, version: int = EXPORT_VERSION
+) -> Path:
     """The directory of a model's exports in ``export_dir``: named by a fingerprint of the model's files,
-    the versions of :data:`BUILD_PACKAGES` and :data:`EXPORT_VERSION`."""
+    the versions of the ``packages`` that build them (:data:`BUILD_PACKAGES`) and how they are built
+    (``version``, :data:`EXPORT_VERSION`)."""
     from pyterrier_rag_axioms.tools.cache import file_fingerprint, namespace_of
 
     files = {
@@ -79,7 +86,7 @@ def export_directory(model_path: Path, export_dir: Path) -> Path:
         for path in sorted(model_path.rglob("*"))
         if path.is_file() and path.suffix in {".json", ".txt", ".safetensors", ".bin", ".model"}
     }
-    identity = {"files": files, "export": EXPORT_VERSION, "versions": build_versions()}
+    identity = {"files": files, "export": version, "versions": build_versions(packages)}
     return export_dir / namespace_of(identity).hex()[:24]
 
 
@@ -233,11 +240,9 @@ def _quantize(source: Path, target: Path, *, per_channel: bool) -> None:
     quantize_dynamic(str(source), str(target), weight_type=QuantType.QInt8, per_channel=per_channel)
 
 
-def _install(built: Path, target: Path, model_path: Path) -> str:
-    """Check a built file (onnxruntime loads it), rename it into place and record its hash; returns the hash."""
-    import onnxruntime
-
-    onnxruntime.InferenceSession(str(built), providers=["CPUExecutionProvider"])
+def install(built: Path, target: Path, model_path: Path, *, load: Callable[[Path], object]) -> str:
+    """Check a built file (``load`` reads it whole), rename it into place and record its hash; returns the hash."""
+    load(built)
     digest = file_sha256(built)
     record_path(target).unlink(missing_ok=True)
     os.replace(built, target)
@@ -248,16 +253,27 @@ def _install(built: Path, target: Path, model_path: Path) -> str:
     return digest
 
 
-def _say_rebuilt(path: Path, why: str) -> None:
-    print(f"rag-axioms: note: {path}: the ONNX model file is damaged ({why}); building it again", file=sys.stderr)
+def _load_onnx(path: Path) -> None:
+    import onnxruntime
+
+    onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
 
 
-def ensure_built(model_path: Path, target: Path, *, quantize: bool, per_channel: bool = False) -> str:
-    """Make sure the export at ``target`` is whole, building it where it is missing or damaged; its SHA-256.
+def _say_rebuilt(path: Path, why: str, what: str) -> None:
+    print(f"rag-axioms: note: {path}: the {what} is damaged ({why}); building it again", file=sys.stderr)
+
+
+def ensure_file(
+    target: Path, build: Callable[[Path], str], *, what: str, error: type[ModelFileError] = ModelFileError
+) -> str:
+    """Make sure the model file at ``target`` is whole, building it where it is missing or damaged; its SHA-256.
+
+    ``build(private)`` makes the file in the private directory ``private`` and installs it (see
+    :func:`install`), returning its hash; ``what`` names the file in notes and errors.
 
     Raises:
-        OnnxExportError: the export cannot be built (e.g. torch is missing, the folder cannot be
-            written); the message names the file.
+        ModelFileError: (``error``) the file cannot be built (e.g. a library is missing, the folder
+            cannot be written); the message names the file.
     """
     state, found = check_export(target)
     if state == "good":
@@ -269,14 +285,29 @@ def ensure_built(model_path: Path, target: Path, *, quantize: bool, per_channel:
             if state == "good":
                 return found
             if state == "damaged":
-                _say_rebuilt(target, found)
+                _say_rebuilt(target, found, what)
             remove_stale_builds(target.parent)
             with quiet_build(), tempfile.TemporaryDirectory(dir=target.parent, prefix=BUILD_PREFIX) as private:
-                return _build(model_path, target, Path(private), quantize=quantize, per_channel=per_channel)
-    except OnnxExportError:
+                return build(Path(private))
+    except ModelFileError:
         raise
-    except Exception as error:  # torch's, onnx's and onnxruntime's own errors too: one line naming the file
-        raise OnnxExportError(f"{target}: the ONNX model file cannot be built: {error}") from None
+    except Exception as failure:  # the libraries' own errors too: one line naming the file
+        raise error(f"{target}: the {what} cannot be built: {failure}") from None
+
+
+def ensure_built(model_path: Path, target: Path, *, quantize: bool, per_channel: bool = False) -> str:
+    """Make sure the ONNX export at ``target`` is whole, building it where it is missing or damaged (see
+    :func:`ensure_file`); its SHA-256.
+
+    Raises:
+        OnnxExportError: the export cannot be built; the message names the file.
+    """
+    return ensure_file(
+        target,
+        lambda private: _build(model_path, target, private, quantize=quantize, per_channel=per_channel),
+        what="ONNX model file",
+        error=OnnxExportError,
+    )
 
 
 def _build(model_path: Path, target: Path, private: Path, *, quantize: bool, per_channel: bool) -> str:
@@ -285,9 +316,9 @@ def _build(model_path: Path, target: Path, private: Path, *, quantize: bool, per
     float_state, why = check_export(float_target) if quantize else ("missing", "")
     if float_state != "good":
         if float_state == "damaged":
-            _say_rebuilt(float_target, why)
+            _say_rebuilt(float_target, why, "ONNX model file")
         _export_float(model_path, private / float_target.name)
-        digest = _install(private / float_target.name, float_target, model_path)
+        digest = install(private / float_target.name, float_target, model_path, load=_load_onnx)
         if not quantize:
             return digest
     source = private / "float-input.onnx"  # quantization writes beside its input: here, privately
@@ -295,7 +326,8 @@ def _build(model_path: Path, target: Path, private: Path, *, quantize: bool, per
     if file_sha256(source) != check_export(float_target)[1]:
         raise OnnxExportError(f"{float_target}: the ONNX model file changed while it was read")
     _quantize(source, private / target.name, per_channel=per_channel)
-    return _install(private / target.name, target, model_path)
+    return install(private / target.name, target, model_path, load=_load_onnx)
+
 
 def export_file_name(*, quantize: bool, per_channel: bool = False) -> str:
     """The file name of an export: ``model.onnx`` (float32), ``model-qint8.onnx`` or

@@ -26,8 +26,9 @@ from pyterrier_rag_axioms.tools.embeddings._loading import quiet_loading
 from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import ONNX_BACKENDS, ONNX_WEIGHTS
 from pyterrier_rag_axioms.tools.threads import one_torch_thread
 
-#: Encoders: sentence-transformers with torch (default), or an ONNX export run by onnxruntime.
-BACKENDS: tuple[str, ...] = ("torch", *ONNX_BACKENDS)
+#: Encoders: sentence-transformers with torch (default), an ONNX export run by onnxruntime, or a
+#: static model distilled from the transformer (see :mod:`~pyterrier_rag_axioms.tools.embeddings.static_encoder`).
+BACKENDS: tuple[str, ...] = ("torch", *ONNX_BACKENDS, "static")
 #: Version of how embeddings are made from the encoder (normalised, float32); part of every cache key.
 EMBEDDING_VERSION = 1
 #: The same for the ONNX backends: 2 since each text is encoded alone (entries of batched encoding are not read).
@@ -98,9 +99,11 @@ class SentenceSimilarity(SharedTool):
             device: torch device (default: sentence-transformers' choice).
             backend: ``"torch"`` (default: sentence-transformers), ``"onnx"`` (the model exported
                 to ONNX, run by onnxruntime, float32), ``"onnx-int8"`` (with 8-bit weights;
-                faster, embeddings differ slightly) or ``"onnx-int8-per-channel"`` (8-bit weights
-                scaled per output channel: as fast, closer to float32). The ONNX backends need a local model
-                (Transformer with mean pooling) and ``pip install "pyterrier-rag-axioms[onnx]"``.
+                faster, embeddings differ slightly), ``"onnx-int8-per-channel"`` (8-bit weights
+                scaled per output channel: as fast, closer to float32) or ``"static"`` (the model
+                distilled to one vector per token: about a hundred times faster, flatter similarities).
+                The ONNX and static backends need a local model (Transformer with mean pooling); the
+                ONNX ones ``pip install "pyterrier-rag-axioms[onnx]"``, the static one ``model2vec``.
             cache_dir: directory of a persistent cache of the embeddings; ``None`` (default): the
                 package-wide setting (:func:`~pyterrier_rag_axioms.tools.cache.set_cache_dir`, else
                 the environment variable ``RAG_AXIOMS_CACHE``); ``False``: no cache. ONNX exports
@@ -126,6 +129,11 @@ class SentenceSimilarity(SharedTool):
     def encoder(self):
         """The ``SentenceTransformer`` (or, for the ONNX backends, its ONNX counterpart), loaded on first use."""
         path = self.model_path
+        if self.backend == "static":
+            from pyterrier_rag_axioms.tools.embeddings.static_encoder import StaticSentenceEncoder, default_static_dir
+
+            directory = model_cache.resolve_cache_dir(self.cache_dir)
+            return StaticSentenceEncoder(path, export_dir=directory / "static" if directory else default_static_dir())
         if self.backend != "torch":
             from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import OnnxSentenceEncoder
 
@@ -146,8 +154,8 @@ class SentenceSimilarity(SharedTool):
             ) from error
 
     def prepare(self) -> None:
-        """Build the ONNX backends' model file where it is missing or damaged, and check it (a no-op for
-        torch): call it before worker processes fork, so that none of them builds."""
+        """Build the ONNX and static backends' model file where it is missing or damaged, and check it (a
+        no-op for torch): call it before worker processes fork, so that none of them builds."""
         if self.backend != "torch":
             self.encoder.prepare()
 
@@ -158,8 +166,10 @@ class SentenceSimilarity(SharedTool):
             return None
         if getattr(self, "_store_key", None) != directory:
             runtime = ("sentence-transformers", "transformers", "torch", "tokenizers")  # model code, its export
-            if self.backend != "torch":
+            if self.backend in ONNX_BACKENDS:
                 runtime += ("onnxruntime",)
+            elif self.backend == "static":
+                runtime += ("model2vec",)
             description = {
                 "kind": "sentence-embedding",
                 "model": sentence_model_identity(self.model_path),
@@ -167,7 +177,7 @@ class SentenceSimilarity(SharedTool):
                 "device": self.device,
                 "versions": {package: _version(package) for package in runtime},
                 # the ONNX encoders run each text alone since version 2 (batched before)
-                "embedding": EMBEDDING_VERSION if self.backend == "torch" else ONNX_EMBEDDING_VERSION,
+                "embedding": ONNX_EMBEDDING_VERSION if self.backend in ONNX_BACKENDS else EMBEDDING_VERSION,
             }
             if self.backend != "torch":  # the very file that computes them, checked (built where missing)
                 description["export"] = self.encoder.prepare()
@@ -273,10 +283,13 @@ def batch_independent_similarity(model: str | None = None, *, backend: str = "on
 
     Args:
         model: a sentence-transformers model name or path (default: all-MiniLM-L6-v2).
-        backend: ``"onnx"`` (float32, default), ``"onnx-int8"`` or ``"onnx-int8-per-channel"``.
+        backend: ``"onnx"`` (float32, default), ``"onnx-int8"``, ``"onnx-int8-per-channel"`` or
+            ``"static"`` (see :mod:`~pyterrier_rag_axioms.tools.embeddings.static_encoder`).
     """
+    if backend == "static":  # a text's embedding is its own tokens' mean: batch-independent already
+        return SentenceSimilarity.shared(model=model, backend=backend)
     if backend not in ONNX_BACKENDS:
-        choices = ", ".join(map(repr, ONNX_BACKENDS))
+        choices = ", ".join(map(repr, (*ONNX_BACKENDS, "static")))
         raise ValueError(f"batch_independent_similarity: backend must be one of {choices}, not {backend!r}")
     if importlib.util.find_spec("onnxruntime") is None or importlib.util.find_spec("onnx") is None:
         return SentenceSimilarity.shared(model=model, batch_size=1)
