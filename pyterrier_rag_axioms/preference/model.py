@@ -85,8 +85,8 @@ class PreferenceModel(Axiom):
     #: Abstain (``0.0``) where the probability lies within this distance of 1/2, in [0, 0.5)
     #: (default 0: decide except for exact ties).
     min_confidence: float = parameter(0.0, role=DECISION, resolve=resolvers.min_confidence)
-    #: How the features that use the default sentence encoder encode: ``"torch"`` (in batches) or an
-    #: ONNX backend, each text alone (the run judge: "onnx-int8-per-channel"); see :meth:`computed_axioms`.
+    #: How the features that use the default sentence encoder encode: ``"torch"`` (in batches), an
+    #: ONNX backend, each text alone, or ``"static"`` (the run judge); see :meth:`computed_axioms`.
     encoder: str = parameter("torch", choices=ENCODERS)
     #: Where the frame carries pyterrier-rag's reference answers (``gold_answer``), the log-odds gain
     #: this weight times the difference of the responses' reference scores

@@ -87,17 +87,20 @@ def test_a_judge_with_a_fixed_pool_judges_a_subset_as_within_the_whole(sample_re
     pd.testing.assert_series_equal(subset, whole.loc[subset.index])
 
 
-def test_the_run_judge_encodes_with_onnx_each_text_alone_and_declares_its_features_as_before(tmp_path):
+def test_the_run_judge_encodes_with_the_static_encoder_and_declares_its_features_as_before(tmp_path):
     judge = rag.PreferenceModel.default("nuggets")
-    assert judge.encoder == "onnx-int8-per-channel" and "encoder='onnx-int8-per-channel'" in repr(judge)
+    assert judge.encoder == "static" and "encoder='static'" in repr(judge)
     assert all(axiom == type(axiom)() for axiom in judge.axioms)  # the declared features keep their defaults
     computed = {axiom.name: axiom for axiom in judge.computed_axioms()}
-    assert computed["POOL3"].sentence_similarity.backend == "onnx-int8-per-channel"
-    assert computed["COV7"].sentence_similarity.backend == "onnx-int8-per-channel"
+    assert computed["POOL3"].sentence_similarity.backend == "static"
+    assert computed["COV7"].sentence_similarity.backend == "static"
     assert computed["LEN1"] is judge.axioms[0]
     assert judge.computed_axioms() is judge.computed_axioms()  # made once
     judge.save(tmp_path / "judge.json")
-    assert rag.PreferenceModel.load(tmp_path / "judge.json").encoder == "onnx-int8-per-channel"
+    assert rag.PreferenceModel.load(tmp_path / "judge.json").encoder == "static"
+    exact = rag.PreferenceModel.default("nuggets", encoder="onnx-int8-per-channel")  # the transformer, as before
+    assert {axiom.name: axiom for axiom in exact.computed_axioms()}["COV7"].sentence_similarity.backend \
+        == "onnx-int8-per-channel"
     assert rag.PreferenceModel.default("nuggets", encoder="onnx").encoder == "onnx"  # torch's decisions
     assert rag.PreferenceModel.default("crowd").encoder == "torch"
 
