@@ -49,6 +49,7 @@ STAGES: dict[str, str] = {
     "extractor": "NuggetExtractor()(responses)",
     "assigner (before: in one process)": "NuggetAssigner(nuggets=nuggets, processes=1)(responses)",
     "assigner": "NuggetAssigner(nuggets=nuggets)(responses)",
+    "judge and assigner on one parse": "judge_and_assign(responses, NuggetAssigner(nuggets=nuggets))[0]",
 }
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
@@ -87,6 +88,7 @@ def run_stage(stage: str, track: Path) -> dict:
 
     from pyterrier_rag_axioms import PreferenceModel  # noqa: F401 (the stages' names)
     from pyterrier_rag_axioms.nuggets import NuggetAssigner, NuggetExtractor  # noqa: F401
+    from pyterrier_rag_axioms.track import judge_and_assign  # noqa: F401
 
     responses, nuggets = pd.read_pickle(track)
     start, cpu = time.perf_counter(), _cpu_seconds()

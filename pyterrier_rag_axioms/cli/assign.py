@@ -10,6 +10,9 @@ assignments. Only the topics with nuggets are scored, as TREC scores the judged 
 run file answers all 301 topics of TREC 2024 RAG, NIST judged 21); a note says how many were
 left out. ``--assignments FILE.jsonl`` writes nuggetizer's assign format, which
 ``rag-axioms runs --nuggets`` and nuggetizer's scorer read; ``.tsv`` or ``.parquet`` the flat table.
+With ``--judge``, the run judge scores the same answers on the same parses
+(:func:`~pyterrier_rag_axioms.track.judge_and_assign`): its mean score and rank stand in the run
+table, with Kendall's tau between its ranking and the assigned nuggets'.
 """
 
 from __future__ import annotations
@@ -62,6 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_declared_option(
         parser, compare_nugget_rankings, "confidence",
         help="with --manual: level of tau's bootstrap interval over topics",
+    )
+    parser.add_argument(
+        "--judge", action="store_true",
+        help="also judge the answers with the run judge (PreferenceModel.default('nuggets')) on the same parses, "
+        "rank the runs by its mean score, and print Kendall's tau between its ranking and the assigned nuggets'",
     )
     parser.add_argument("--topics", metavar="FILE", help="topics file (qid<TAB>query) for lines without 'topic'")
     parser.add_argument("--model", metavar="FILE", help="a fitted nugget model (JSON; default: the shipped one)")
@@ -179,9 +187,22 @@ def assign_main(argv: Sequence[str]) -> int:
         processes=args.processes,
     )
     responses = judged_only(responses, assigner.nugget_frame, args.nuggets)
-    assignments = assigner(responses[["qid", "query", "docno", "response"]])
+    judge_scores = None
+    if args.judge:
+        from pyterrier_rag_axioms.track import judge_and_assign
+
+        assignments, judge_scores = judge_and_assign(
+            responses[["qid", "query", "docno", "response"]], assigner, processes=args.processes, verbose=args.verbose)
+        judge_scores = judge_scores.rename(columns={"docno": "run", judge_scores.columns[-1]: "judge_score"})
+    else:
+        assignments = assigner(responses[["qid", "query", "docno", "response"]])
     table = run_scores(assignments)
     per_topic = per_topic_nugget_scores(assignments)
+    agreement = None
+    if judge_scores is not None:
+        table = _with_judge(table, judge_scores)
+        agreement = _judge_agreement(judge_scores, per_topic, args.confidence)
+        per_topic = per_topic.merge(judge_scores[["qid", "run", "judge_score"]], on=["qid", "run"], how="left")
     print(
         f"{len(responses)} answers of {responses['docno'].nunique()} runs to {responses['qid'].nunique()} topics; "
         f"{len(assignments)} (answer, nugget) pairs assigned without an LLM"
@@ -203,12 +224,37 @@ def assign_main(argv: Sequence[str]) -> int:
         per_topic = per_topic.rename(columns={column: f"auto_{column}" for column in scores}).merge(
             by_hand.rename(columns={column: f"manual_{column}" for column in scores}), on=["qid", "run"], how="left"
         )
+    if agreement is not None:
+        print(agreement)
     write_outputs([
         (table, args.output, "Run table"),
         (lambda path: _write_assignments(assignments, responses, path), args.assignments, "Assignments"),
         (per_topic, args.per_topic, "Per-topic scores"),
     ])
     return 0
+
+
+def _with_judge(table: pd.DataFrame, judge_scores: pd.DataFrame) -> pd.DataFrame:
+    """The run table with each run's mean run-judge score and the rank it gives (``judge_score``, ``judge_rank``)."""
+    from pyterrier_rag_axioms.evaluation.runs import mean_run_scores
+
+    judged = mean_run_scores(judge_scores, score="judge_score", run="run")
+    return table.merge(judged[["run", "judge_score", "rank"]].rename(columns={"rank": "judge_rank"}), on="run",
+                       how="left")
+
+
+def _judge_agreement(judge_scores: pd.DataFrame, per_topic: pd.DataFrame, confidence: float) -> str:
+    """Kendall's tau between the run judge's ranking and the assigned nuggets' (All), with its interval."""
+    from pyterrier_rag_axioms.evaluation.comparison import few_topics_warning
+    from pyterrier_rag_axioms.evaluation.runs import run_correlation
+
+    tau = run_correlation(judge_scores[["qid", "run", "judge_score"]], per_topic[["qid", "run", "all"]],
+                          score_first="judge_score", score_second="all", confidence=confidence)
+    line = (f"\nKendall's tau between the run judge's ranking and the assigned nuggets' (all): {tau['tau']:.3f} over "
+            f"{tau['runs']} runs ({confidence:.0%} bootstrap interval over {tau['topics']} topics: "
+            f"{tau['tau_low']:.3f} to {tau['tau_high']:.3f})")
+    warning = few_topics_warning(tau["topics"], confidence)
+    return line + (f"\n{warning}" if warning else "")
 
 
 def write_outputs(outputs: Sequence[tuple[pd.DataFrame | Callable[[str], None], str | None, str]]) -> None:

@@ -178,6 +178,11 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
                 ]
         return pairs_of
 
+    def prepare(self) -> None:
+        """Load the spaCy model and build the encoder's model file: before worker processes fork."""
+        self.text_analyzer.nlp  # noqa: B018 (loads it)
+        self.sentence_model.prepare()
+
     def evidence(self, inp: pd.DataFrame) -> tuple[pd.DataFrame, list[PairEvidence | PartsEvidence]]:
         """The (response, nugget) pairs of a response frame (``qid``, ``docno``, ``nugget_id``,
         ``nugget``, ``importance``) and the evidence of each."""
@@ -188,7 +193,7 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         pairs_of: dict[tuple[str, str], list[PairEvidence | PartsEvidence]] = {}
         for found in map_topics(
             functools.partial(self._topic_pairs, responses), topics, weights=response_characters(responses, topics),
-            processes=self.processes, prepare=lambda: (self.text_analyzer.nlp, self.sentence_model.prepare()),
+            processes=self.processes, prepare=self.prepare,
             verbose=self.verbose, desc="NuggetAssigner",
         ):
             pairs_of.update(found)

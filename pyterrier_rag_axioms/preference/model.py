@@ -37,7 +37,7 @@ from pyterrier_rag_axioms.preference.features import (
 from pyterrier_rag_axioms.preference.fitting import fit_logistic
 from pyterrier_rag_axioms.preference.io import default_model, load_model, save_model
 from pyterrier_rag_axioms.preference.reference import reference_logits
-from pyterrier_rag_axioms.preference.scores import response_scores
+from pyterrier_rag_axioms.preference.scores import prepare_models, response_scores
 from pyterrier_rag_axioms.registry import MODELS
 
 
@@ -215,6 +215,10 @@ class PreferenceModel(Axiom):
         pairs[self.name] = self.decide(probabilities)
         pairs[self.probability_column] = probabilities
         return pairs
+
+    def prepare(self) -> None:
+        """Load the features' spaCy models and build their encoders' model files: before worker processes fork."""
+        prepare_models(self)
 
     def scores(self, inp: pd.DataFrame) -> pd.DataFrame:
         """The pointwise path: each response's score ``sum_i w_i t(x_i) / s_i`` as column ``<name>_score``.

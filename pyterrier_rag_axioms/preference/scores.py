@@ -59,8 +59,8 @@ def _topic_scores(
     return positions, _table_scores(model, ResponseTable.from_responses(responses.iloc[positions]), verbose)
 
 
-def _load_analyzers(model: PreferenceModel) -> None:
-    """Load the spaCy models of the features, for worker processes to inherit."""
+def prepare_models(model: PreferenceModel) -> None:
+    """Load the spaCy models of the features and build their encoders' model files, for worker processes to inherit."""
     for axiom in model.computed_axioms():
         analyzer = getattr(axiom, "text_analyzer", None)
         if analyzer is not None:
@@ -99,7 +99,7 @@ def response_scores(model: PreferenceModel, inp: pd.DataFrame) -> pd.DataFrame:
         scores = np.zeros(len(responses))
         for positions, part in map_topics(
             functools.partial(_topic_scores, model, responses), topics, weights=response_characters(responses, topics),
-            processes=model.processes, prepare=lambda: _load_analyzers(model), verbose=model.verbose, desc=model.name,
+            processes=model.processes, prepare=lambda: prepare_models(model), verbose=model.verbose, desc=model.name,
         ):
             scores[positions] = part
     flush_caches()

@@ -32,14 +32,15 @@ def test_bench_track_prints_every_stage_on_a_tiny_track():
     run = run_benchmark("bench_track.py", "--topics", "2", "--runs", "2")
     assert "2 topics x 2 runs = 4 answers" in run.stdout
     rows = {}
-    for stage in ("run judge (before: float32 in one process)", "run judge", "extractor",
-                  "assigner (before: in one process)", "assigner"):
+    for stage in ("run judge (before: int8 transformer)", "run judge", "extractor",
+                  "assigner (before: in one process)", "assigner", "judge and assigner on one parse"):
         line = next(line for line in run.stdout.splitlines() if line[:42].strip() == stage)
         figures = line[42:].split()
         assert float(figures[0]) >= float(figures[1]) > 0 and float(figures[3]) > 0  # wall seconds, peak MiB
         rows[stage] = int(figures[4])
     assert rows["assigner"] == rows["assigner (before: in one process)"] > 0  # one row per (answer, nugget)
-    assert rows["run judge"] == rows["run judge (before: float32 in one process)"] == 4  # one row per answer
+    assert rows["judge and assigner on one parse"] == rows["assigner"]
+    assert rows["run judge"] == rows["run judge (before: int8 transformer)"] == 4  # one row per answer
 
 
 @needs_dev_assignments
