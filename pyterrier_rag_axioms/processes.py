@@ -16,7 +16,8 @@ only on its topic (tested for the three).
   (its :meth:`~pyterrier_rag_axioms.PreferenceModel.scores`); by default the cores this process may
   use, at most :data:`MAX_PROCESSES`. ``processes=1`` works in the caller's process.
 - Serial anyway: one topic, a platform without ``fork`` (macOS and Windows, where forking a process
-  with loaded models is unsafe), or inside a worker (of this module, of ``.parallel``, of Ray).
+  with loaded models is unsafe), inside a worker (of this module, of ``.parallel``, of Ray), or
+  once torch has initialised CUDA (an encoder on the GPU: a forked worker cannot use it).
 - Ctrl-C stops the workers and reaches the caller as ``KeyboardInterrupt`` (the workers ignore it
   themselves). An error in a worker is raised in the caller.
 - A worker that dies (killed by the out-of-memory killer, say) ends the call at once with
@@ -61,12 +62,21 @@ class WorkerDiedError(RuntimeError):
 
 
 def can_fork() -> bool:
-    """Whether this process may fork workers: Linux, and not itself a worker of some pool."""
+    """Whether this process may fork workers: Linux, not itself a worker of some pool, and no CUDA context
+    (a forked child cannot use its parent's: the work stays on the GPU, in this process)."""
     return (
         sys.platform.startswith("linux")
         and not threads.in_worker()
         and not multiprocessing.current_process().daemon
+        and not cuda_initialized()
     )
+
+
+def cuda_initialized() -> bool:
+    """Whether torch has initialised CUDA in this process (never imports torch)."""
+    torch = sys.modules.get("torch")
+    cuda = getattr(torch, "cuda", None)
+    return bool(cuda is not None and cuda.is_initialized())
 
 
 def worker_count(processes: int | None, topics: int) -> int:

@@ -100,6 +100,17 @@ def test_worker_count_defaults_to_the_cores_and_checks_the_argument():
                                       processes=wrong)
 
 
+def test_no_worker_forks_once_cuda_is_initialised(monkeypatch):
+    """A CUDA context cannot cross a fork; no GPU here, so torch's own flag is set the way CUDA sets it."""
+    torch = pytest.importorskip("torch")
+    assert not processes.cuda_initialized() and worker_count(2, 4) == 2
+    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: True)
+    assert processes.cuda_initialized() and worker_count(2, 4) == 0
+    groups = map_topics(lambda topics, verbose: (os.getpid(), list(topics)), list("abcd"), weights=[1] * 4,
+                        processes=2)
+    assert groups == [(os.getpid(), list("abcd"))]  # all in this process, in order
+
+
 def test_parallel_workers_work_serially(responses: pd.DataFrame):
     pytest.importorskip("pyterrier_alpha")
     assigner = rag.nuggets.NuggetAssigner(nuggets=_nuggets(responses))
