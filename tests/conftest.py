@@ -241,3 +241,24 @@ def pytest_collection_modifyitems(items):
     """Run the scale-out tests last: the pools they start (joblib, ray) leave threads behind, and a
     test that forks this process afterwards (tools/test_cache.py) could deadlock in the child."""
     items.sort(key=lambda item: item.path.name == "test_parallel.py")  # stable: the rest keep their order
+
+
+#: The ways :func:`damage_model_file` damages a built model file.
+DAMAGES = ("overwritten", "truncated", "empty", "no record")
+
+
+def damage_model_file(path: Path, damage: str) -> None:
+    """Damage a built model file one of the :data:`DAMAGES` ways (``"no record"``: its hash record goes)."""
+    from pyterrier_rag_axioms.tools.embeddings.onnx_build import record_path
+
+    if damage == "overwritten":
+        with open(path, "r+b") as file:
+            file.seek(path.stat().st_size // 2)
+            file.write(b"\x7f" * min(100_000, path.stat().st_size // 4))
+    elif damage == "truncated":
+        with open(path, "r+b") as file:
+            file.truncate(path.stat().st_size // 3)
+    elif damage == "empty":
+        path.write_bytes(b"")
+    else:
+        record_path(path).unlink()

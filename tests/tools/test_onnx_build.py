@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("onnxruntime", reason="the ONNX backends run through onnxruntime")
 pytest.importorskip("onnx", reason="the ONNX backends are quantized with onnx")
 
-from conftest import PROJECT_ROOT  # noqa: E402
+from conftest import DAMAGES, PROJECT_ROOT, damage_model_file  # noqa: E402
 
 from pyterrier_rag_axioms.tools.embeddings import onnx_build  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings.onnx_build import (  # noqa: E402
@@ -22,7 +22,6 @@ from pyterrier_rag_axioms.tools.embeddings.onnx_build import (  # noqa: E402
     OnnxExportError,
     check_export,
     file_sha256,
-    record_path,
 )
 from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import OnnxSentenceEncoder  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, _default_model_path  # noqa: E402
@@ -78,20 +77,10 @@ def test_the_export_directory_is_named_by_the_versions_that_build_it(built, monk
     assert other.export_path.parent != built.export_path.parent
 
 
-@pytest.mark.parametrize("damage", ["overwritten", "truncated", "empty", "no record"])
+@pytest.mark.parametrize("damage", DAMAGES)
 def test_a_damaged_file_is_built_again_with_one_line_saying_so(copied, built, damage, capfd):
     path = copied.export_path
-    if damage == "overwritten":
-        with open(path, "r+b") as file:
-            file.seek(path.stat().st_size // 2)
-            file.write(b"\x7f" * 100_000)
-    elif damage == "truncated":
-        with open(path, "r+b") as file:
-            file.truncate(path.stat().st_size // 3)
-    elif damage == "empty":
-        path.write_bytes(b"")
-    else:
-        record_path(path).unlink()
+    damage_model_file(path, damage)
     assert check_export(path)[0] == "damaged"
     np.testing.assert_array_equal(copied.encode(TEXTS), built.expected)
     err = capfd.readouterr().err

@@ -10,9 +10,11 @@ import pytest
 
 pytest.importorskip("model2vec", reason="the static encoder is distilled by model2vec")
 
+from conftest import DAMAGES, damage_model_file  # noqa: E402
+
 from pyterrier_rag_axioms.nuggets.model import embedder_name  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings import onnx_build  # noqa: E402
-from pyterrier_rag_axioms.tools.embeddings.onnx_build import ModelFileError, check_export, record_path  # noqa: E402
+from pyterrier_rag_axioms.tools.embeddings.onnx_build import ModelFileError, check_export  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, _default_model_path  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings.static_encoder import StaticSentenceEncoder  # noqa: E402
 
@@ -54,21 +56,13 @@ def test_embeddings_are_unit_length_and_the_same_bits_in_any_batch(built):
     assert similar > 0.5 > unrelated
 
 
-@pytest.mark.parametrize("damage", ["overwritten", "truncated", "no record"])
+@pytest.mark.parametrize("damage", DAMAGES)
 def test_a_damaged_file_is_distilled_again_with_one_line_saying_so(built, tmp_path, damage, capfd):
     shutil.copytree(built.export_path.parents[1], tmp_path / "static")
     onnx_build._verified.clear()
     copied = StaticSentenceEncoder(_default_model_path(), export_dir=tmp_path / "static")
     path = copied.export_path
-    if damage == "overwritten":
-        with open(path, "r+b") as file:
-            file.seek(path.stat().st_size // 2)
-            file.write(b"\x7f" * 10_000)
-    elif damage == "truncated":
-        with open(path, "r+b") as file:
-            file.truncate(path.stat().st_size // 3)
-    else:
-        record_path(path).unlink()
+    damage_model_file(path, damage)
     assert check_export(path)[0] == "damaged"
     np.testing.assert_array_equal(copied.encode(TEXTS), built.expected)
     err = capfd.readouterr().err
