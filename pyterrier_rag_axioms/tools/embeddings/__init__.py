@@ -1,4 +1,4 @@
-"""Sentence embeddings: the shared sentence-transformers encoder and its ONNX backend, with cosine
+"""Sentence embeddings: the shared sentence-transformers encoder, its ONNX and static backends, with cosine
 similarity of texts; no spaCy parsing (see ``tools/text``) and no axioms."""
 
 from pyterrier_rag_axioms.tools.embeddings.similarity import (

@@ -1,6 +1,9 @@
 """Building the ONNX exports of :mod:`~pyterrier_rag_axioms.tools.embeddings.onnx_encoder`: once, by one
 process, deterministically, and checked before every use.
 
+The static encoder's distilled model (:mod:`~pyterrier_rag_axioms.tools.embeddings.static_encoder`)
+is built and checked the same way, through :func:`ensure_file` and :func:`install`.
+
 An export lives in a directory named by a fingerprint of the model's files and the versions of
 the packages that make it (this package, torch, transformers, onnx, onnxruntime), so another
 version never reads it. Beside each file, ``<file>.json`` records the SHA-256 of its bytes.
@@ -240,13 +243,18 @@ def _quantize(source: Path, target: Path, *, per_channel: bool) -> None:
     quantize_dynamic(str(source), str(target), weight_type=QuantType.QInt8, per_channel=per_channel)
 
 
-def install(built: Path, target: Path, model_path: Path, *, load: Callable[[Path], object]) -> str:
-    """Check a built file (``load`` reads it whole), rename it into place and record its hash; returns the hash."""
+def install(
+    built: Path, target: Path, model_path: Path, *, load: Callable[[Path], object],
+    packages: tuple[str, ...] = BUILD_PACKAGES,
+) -> str:
+    """Check a built file (``load`` reads it whole), rename it into place and record its hash and the
+    versions of the ``packages`` that built it; returns the hash."""
     load(built)
     digest = file_sha256(built)
     record_path(target).unlink(missing_ok=True)
     os.replace(built, target)
-    record = {"sha256": digest, "size": target.stat().st_size, "model": str(model_path), "versions": build_versions()}
+    record = {"sha256": digest, "size": target.stat().st_size, "model": str(model_path),
+              "versions": build_versions(packages)}
     atomic_write(record_path(target), lambda temporary: temporary.write_text(
         json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8"))
     _verified.pop(target, None)

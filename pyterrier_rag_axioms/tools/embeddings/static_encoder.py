@@ -129,7 +129,7 @@ class StaticSentenceEncoder:
         def build(private: Path) -> str:
             _distill(self.model_path, private / self.export_path.name, self.dimensions)
             return install(private / self.export_path.name, self.export_path, self.model_path,
-                           load=lambda path: _read(path.read_bytes()))
+                           load=lambda path: _read(path.read_bytes()), packages=STATIC_PACKAGES)
 
         return ensure_file(self.export_path, build, what=WHAT)
 
