@@ -46,6 +46,6 @@ def test_bench_track_prints_every_stage_on_a_tiny_track():
 @needs_dev_assignments
 def test_the_run_judge_benchmark_prints_its_stages_on_a_tiny_track():
     run = run_benchmark("bench_run_judge.py", "--topics", "1", "--runs", "3")
-    assert run.stdout.startswith("3 answers, encoder onnx-int8-per-channel, cold in a fresh process")
+    assert run.stdout.startswith("3 answers, encoder static, cold in a fresh process")
     stages = {line.split("  ")[1].strip() for line in run.stdout.splitlines()[1:]}
     assert {"loading spaCy", "spaCy syntax", "encoding", "axiom POOL3", "axiom COV7"} <= stages
