@@ -8,10 +8,10 @@ sentences per answer, each sentence marked with its answer's number so that ever
 Each stage runs in a fresh process with no cache, and reports the wall time of the whole process
 (Python, imports and models included) and of the stage alone, CPU time (the process's and its
 worker processes') and peak resident memory (of the largest process); the previous release's
-path of the judge and the assigner (the int8 transformer for the judge, one process for the
-assigner) runs beside the current one. The model files (the static encoder, the ONNX exports)
-are built before the first stage, as ``make setup`` builds them. The process's wall time is
-scaled linearly to a full track (301 topics x 45 runs).
+path of the judge, the extractor and the assigner (the transformer for the judge and the
+extractor, one process for the assigner) runs beside the current one. The model files (the
+static encoder, the ONNX exports) are built before the first stage, as ``make setup`` builds
+them. The process's wall time is scaled linearly to a full track (301 topics x 45 runs).
 
 Topics beyond the development ones reuse their sentences, so the words and clauses of the
 synthetic topics repeat across topics, and a process that encodes several of them encodes those
@@ -41,11 +41,14 @@ DATA = DEV_DATA
 ASSIGNMENTS = DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl"
 FULL_TOPICS, FULL_RUNS = 301, 45
 #: The stages, in order: what each runs on the track's responses and nuggets. "before" is the
-#: path of the previous release: the judge on the int8 transformer, the assigner in one process.
+#: path of the previous release: the judge and the extractor on the transformer, the assigner in one
+#: process.
 STAGES: dict[str, str] = {
     "run judge (before: int8 transformer)":
         "PreferenceModel.default('nuggets', encoder='onnx-int8-per-channel').scores(responses)",
     "run judge": "PreferenceModel.default('nuggets').scores(responses)",
+    "extractor (before: transformer)":
+        "NuggetExtractor(sentence_model=sentence_similarity(), similarity=0.7)(responses)",
     "extractor": "NuggetExtractor()(responses)",
     "assigner (before: in one process)": "NuggetAssigner(nuggets=nuggets, processes=1)(responses)",
     "assigner": "NuggetAssigner(nuggets=nuggets)(responses)",
@@ -88,6 +91,7 @@ def run_stage(stage: str, track: Path) -> dict:
 
     from pyterrier_rag_axioms import PreferenceModel  # noqa: F401 (the stages' names)
     from pyterrier_rag_axioms.nuggets import NuggetAssigner, NuggetExtractor  # noqa: F401
+    from pyterrier_rag_axioms.tools.embeddings import sentence_similarity  # noqa: F401
     from pyterrier_rag_axioms.track import judge_and_assign  # noqa: F401
 
     responses, nuggets = pd.read_pickle(track)

@@ -19,9 +19,9 @@ and per-topic tau). Reported, against the human All scores (partial support 0.5)
 Beside them: the shipped defaults, the crude extractor (whole sentences, cosine >= 0.7, 20 nuggets, no credit for a
 nugget taken from the run's own answer) and the assigner on the human nuggets.
 
-Usage: ``.venv/bin/python benchmarks/fit_nugget_extractor.py`` (minutes on two shared cores: each
-text is parsed and embedded once for the whole grid; set ``RAG_AXIOMS_CACHE`` to keep parses and
-embeddings between runs). No options.
+Usage: ``.venv/bin/python benchmarks/fit_nugget_extractor.py [--encoder static] [--similarities 0.6,0.7]``
+(minutes on two shared cores: each text is parsed and embedded once for the whole grid; set
+``RAG_AXIOMS_CACHE`` to keep parses and embeddings between runs).
 """
 
 from __future__ import annotations
@@ -37,13 +37,17 @@ from scipy.stats import kendalltau  # noqa: E402
 
 from pyterrier_rag_axioms.judgments import load_nugget_assignments, nugget_scores  # noqa: E402
 from pyterrier_rag_axioms.nuggets import NuggetAssigner, NuggetExtractor, fit_nugget_model  # noqa: E402
-from pyterrier_rag_axioms.tools.embeddings.similarity import sentence_similarity  # noqa: E402
+from pyterrier_rag_axioms.tools.embeddings.similarity import (  # noqa: E402
+    BACKENDS,
+    SentenceSimilarity,
+    sentence_similarity,
+)
 from pyterrier_rag_axioms.tools.text import CITATION_PATTERN, in_trec_form, text_analyzer  # noqa: E402
 
 DATA = DEV_DATA
 ASSIGNMENTS = DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl"
-#: The grid (32 settings): settings that change which nuggets are drawn; caps and support shares cut their list.
-SIMILARITIES = (0.7, 0.75)
+#: The grid (64 settings): settings that change which nuggets are drawn; caps and support shares cut their list.
+SIMILARITIES = (0.6, 0.65, 0.7, 0.75)
 MERGE_OFFSETS = (0.0, -0.1)
 CAPS = (10, 15, 20, 30)
 SUPPORT_SHARES = (0.0, 0.3)  # the fewest supporting answers, as a share of the topic's best-supported nugget's
@@ -182,9 +186,16 @@ def crude_nuggets(responses: pd.DataFrame) -> pd.DataFrame:
 
 
 def main(argv: list[str] | None = None) -> None:
-    argparse.ArgumentParser(
+    parser = argparse.ArgumentParser(
         description=__doc__.splitlines()[0], epilog="Writes the grid's figures and the nested ones to stdout."
-    ).parse_args(argv)
+    )
+    parser.add_argument("--encoder", choices=BACKENDS, default=None,
+                        help="the extractor's sentence encoder backend (default: the extractor's own)")
+    parser.add_argument("--similarities", default=",".join(map(str, SIMILARITIES)),
+                        help=f"the grid's restatement cosines (default {','.join(map(str, SIMILARITIES))})")
+    args = parser.parse_args(argv)
+    encoder = None if args.encoder is None else SentenceSimilarity.shared(backend=args.encoder)
+    similarities = tuple(float(value) for value in args.similarities.split(","))
     if not ASSIGNMENTS.is_file():
         sys.exit(f"no development assignments at {ASSIGNMENTS}")
     assignments = load_nugget_assignments(ASSIGNMENTS)
@@ -213,8 +224,9 @@ def main(argv: list[str] | None = None) -> None:
 
     scored: dict[tuple, pd.DataFrame] = {}
     drawn: dict[tuple, pd.DataFrame] = {}
-    for similarity, offset in itertools.product(SIMILARITIES, MERGE_OFFSETS):
+    for similarity, offset in itertools.product(similarities, MERGE_OFFSETS):
         extractor = NuggetExtractor(
+            sentence_model=encoder,
             similarity=similarity,
             merge_similarity=round(similarity + offset, 2),
             max_nuggets=max(CAPS),
@@ -245,7 +257,7 @@ def main(argv: list[str] | None = None) -> None:
         chosen_parts.append(scored[best][scored[best]["qid"] == held_out])
         chosen_nuggets.append(drawn[best][drawn[best]["qid"] == held_out])
     rows["NuggetExtractor (nested LOTO)"] = row(pd.concat(chosen_parts), pd.concat(chosen_nuggets))
-    defaults = NuggetExtractor(processes=1)(responses)
+    defaults = NuggetExtractor(sentence_model=encoder, processes=1)(responses)
     default_scores = nugget_scores(assigned_scores(defaults, responses, models))
     rows["NuggetExtractor, defaults (not fitted)"] = row(default_scores, defaults)
     with pd.option_context("display.width", 250, "display.max_columns", None, "display.precision", 3):

@@ -10,7 +10,8 @@ Per topic:
 1. **Candidates** are the atomic facts (:func:`~pyterrier_rag_axioms.tools.text.atomic_facts`)
    of every distinct answer and of the context passages the answers carry that are in TREC's
    form, none restating the query (see :mod:`~pyterrier_rag_axioms.nuggets.candidates`).
-2. **Support.** All candidates are embedded by the shared sentence model; one matrix product
+2. **Support.** All candidates are embedded by the shared sentence model (by default the static
+   encoder distilled from all-MiniLM-L6-v2, :data:`DEFAULT_ENCODER`); one matrix product
    gives every cosine. An answer restates a candidate where one of its own candidates reaches
    ``similarity``; a candidate's support is the number of distinct answers other than its own
    that restate it (identical answers count once).
@@ -49,8 +50,27 @@ from pyterrier_rag_axioms.frames import response_frame
 from pyterrier_rag_axioms.nuggets.candidates import Candidate, candidates_of, topic_facts
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.processes import map_topics, response_characters
-from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, resolve_sentence_similarity
+from pyterrier_rag_axioms.tools.embeddings.similarity import (
+    SentenceSimilarity,
+    batch_independent_similarity,
+    resolve_sentence_similarity,
+)
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
+
+#: The default encoder: all-MiniLM-L6-v2 distilled to a static model (see
+#: :mod:`~pyterrier_rag_axioms.tools.embeddings.static_encoder`), with ``similarity`` 0.65 chosen for it
+#: by nested leave-one-topic-out on the development topics (docs/nuggetize.md): a topic's candidates
+#: are embedded in milliseconds, and the drawn nuggets ranked the development runs as well as the
+#: transformer's.
+DEFAULT_ENCODER = "static"
+
+
+def _encoder(extractor: NuggetExtractor, sentence_model: SentenceSimilarity | str | None) -> SentenceSimilarity:
+    """The shared encoder of a sentence model argument (``None``: :data:`DEFAULT_ENCODER`)."""
+    if sentence_model is None:
+        return batch_independent_similarity(backend=DEFAULT_ENCODER)
+    return resolve_sentence_similarity(sentence_model)
+
 
 #: The columns of the extractor's output, in order: a nugget frame with its provenance.
 EXTRACTED_COLUMNS: list[str] = [
@@ -92,8 +112,8 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     and copies (:func:`~pyterrier_rag_axioms.declaration.replaced`) read them.
     """
 
-    #: The cosine similarity (all-MiniLM-L6-v2) from which an answer's statement restates a candidate.
-    similarity: float = parameter(0.7, at_least=0, at_most=1)
+    #: The cosine (of the default static encoder) from which an answer's statement restates a candidate.
+    similarity: float = parameter(0.65, at_least=0, at_most=1)
     #: The cosine from which a candidate is a paraphrase of a chosen nugget (``None``: ``similarity``).
     merge_similarity: float | None = parameter(None, at_least=0, at_most=1)
     #: The fewest other answers that must restate a candidate for it to become a nugget.
@@ -105,11 +125,9 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     #: Vital where the support is at least this share of the topic's largest support.
     vital_share: float = parameter(0.4, at_least=0, at_most=1)
     #: The most words of a candidate (TREC's form allows 25; people's nuggets have at most 14).
-    max_words: int = parameter(16, whole=True, at_least=1)
-    #: A sentence-transformers model name or path (default: all-MiniLM-L6-v2), or a shared tool.
-    sentence_model: SentenceSimilarity | str | None = parameter(
-        None, role=TOOL, resolve=lambda extractor, model: resolve_sentence_similarity(model)
-    )
+    max_words: int = parameter(14, whole=True, at_least=1)
+    #: A sentence-transformers model name or path, or a shared tool (default: :data:`DEFAULT_ENCODER`).
+    sentence_model: SentenceSimilarity | str | None = parameter(None, role=TOOL, resolve=_encoder)
     #: A spaCy model name or analyzer (default: the shared one).
     text_analyzer: TextAnalyzer | str | None = parameter(
         None, role=TOOL, keyed=False, resolve=lambda extractor, analyzer: resolve_text_analyzer(analyzer)

@@ -16,7 +16,7 @@ from pyterrier_rag_axioms.nuggets.review import review_table, save_nuggets
 from pyterrier_rag_axioms.tools.text import in_trec_form
 
 TOWER = "What should I know about the Eiffel Tower?"
-PASSAGE = "The Eiffel Tower was completed in 1889 as the entrance arch of the World's Fair."
+PASSAGE = "The Eiffel Tower was completed in 1889 as the World's Fair entrance arch."
 TOWER_ANSWERS = {
     "a": "The Eiffel Tower is 330 metres tall. Tickets can be bought online. "
     "The tower was finished in 1889 for the World's Fair.",

@@ -32,7 +32,7 @@ def test_bench_track_prints_every_stage_on_a_tiny_track():
     run = run_benchmark("bench_track.py", "--topics", "2", "--runs", "2")
     assert "2 topics x 2 runs = 4 answers" in run.stdout
     rows = {}
-    for stage in ("run judge (before: int8 transformer)", "run judge", "extractor",
+    for stage in ("run judge (before: int8 transformer)", "run judge", "extractor (before: transformer)", "extractor",
                   "assigner (before: in one process)", "assigner", "judge and assigner on one parse"):
         line = next(line for line in run.stdout.splitlines() if line[:42].strip() == stage)
         figures = line[42:].split()
