@@ -127,7 +127,7 @@ class SentenceSimilarity(SharedTool):
 
     @cached_property
     def encoder(self):
-        """The ``SentenceTransformer`` (or, for the ONNX backends, its ONNX counterpart), loaded on first use."""
+        """The ``SentenceTransformer`` (for the ONNX and static backends, their counterpart), loaded on first use."""
         path = self.model_path
         if self.backend == "static":
             from pyterrier_rag_axioms.tools.embeddings.static_encoder import StaticSentenceEncoder, default_static_dir
