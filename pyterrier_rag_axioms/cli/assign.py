@@ -189,11 +189,14 @@ def assign_main(argv: Sequence[str]) -> int:
     responses = judged_only(responses, assigner.nugget_frame, args.nuggets)
     judge_scores = None
     if args.judge:
+        from pyterrier_rag_axioms.preference import PreferenceModel
         from pyterrier_rag_axioms.track import judge_and_assign
 
+        judge = PreferenceModel.default("nuggets")
         assignments, judge_scores = judge_and_assign(
-            responses[["qid", "query", "docno", "response"]], assigner, processes=args.processes, verbose=args.verbose)
-        judge_scores = judge_scores.rename(columns={"docno": "run", judge_scores.columns[-1]: "judge_score"})
+            responses[["qid", "query", "docno", "response"]], assigner, judge, processes=args.processes,
+            verbose=args.verbose)
+        judge_scores = judge_scores.rename(columns={"docno": "run", f"{judge.name}_score": "judge_score"})
     else:
         assignments = assigner(responses[["qid", "query", "docno", "response"]])
     table = run_scores(assignments)

@@ -50,11 +50,12 @@ def _prune_exports(directory: str | None, unused_days: float) -> None:
 
 def _build_model_files(directory: str | None) -> None:
     """Build (or check) the model files of the default encoders, in the cache or the default folders."""
-    from pyterrier_rag_axioms.nuggets.assigner import DEFAULT_ENCODER
+    from pyterrier_rag_axioms.nuggets import assigner, extractor
     from pyterrier_rag_axioms.preference import PreferenceModel
     from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
 
-    for backend in dict.fromkeys([PreferenceModel.default("nuggets").encoder, DEFAULT_ENCODER]):
+    defaults = [PreferenceModel.default("nuggets").encoder, assigner.DEFAULT_ENCODER, extractor.DEFAULT_ENCODER]
+    for backend in dict.fromkeys(defaults):
         if backend == "torch":
             continue
         encoder = SentenceSimilarity(backend=backend, cache_dir=directory).encoder
@@ -75,14 +76,15 @@ def cache_main(argv: Sequence[str]) -> int:
     add_cache_option(parser)
     parser.add_argument(
         "--prune", action="store_true",
-        help="remove the entries of namespaces not used lately, and the ONNX model folders not used lately and "
-        "partial files of killed model builds (in the cache and in ~/.cache/pyterrier-rag-axioms/onnx; the "
-        "latter also without a cache directory)",
+        help="remove the entries of namespaces not used lately, and the model folders (ONNX, static) not used "
+        "lately and partial files of killed model builds (in the cache and in ~/.cache/pyterrier-rag-axioms/onnx "
+        "and /static; the latter also without a cache directory)",
     )
     parser.add_argument(
         "--build", action="store_true",
-        help="build the model files the defaults use where they are missing or damaged (the run judge's static "
-        "encoder, distilled from the shipped model, and the assigner's int8 ONNX export), and print where they are",
+        help="build the model files the defaults use where they are missing or damaged (the static encoder of the "
+        "run judge and the extractor, distilled from the shipped model, and the assigner's int8 ONNX export), and "
+        "print where they are",
     )
     from pyterrier_rag_axioms.tools.cache_upkeep import prune
 

@@ -167,13 +167,13 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
         nuggets_of: dict[str, pd.DataFrame] = {}
         for found in map_topics(
             functools.partial(self._topics_nuggets, responses), topics, weights=response_characters(responses, topics),
-            processes=self.processes, prepare=self._load_models, verbose=self.verbose, desc="NuggetExtractor",
+            processes=self.processes, prepare=self.prepare, verbose=self.verbose, desc="NuggetExtractor",
         ):
             nuggets_of.update(found)
         return pd.concat([nuggets_of[qid] for qid in topics], ignore_index=True)[EXTRACTED_COLUMNS]
 
-    def _load_models(self) -> None:
-        """Load spaCy and the sentence model, for worker processes to inherit."""
+    def prepare(self) -> None:
+        """Load spaCy and the sentence model and build the encoder's model file: before worker processes fork."""
         self.analyzer.nlp  # noqa: B018 (loads it)
         self.encoder.encoder  # noqa: B018
         self.encoder.prepare()  # an ONNX model file is built and checked here, never in a worker

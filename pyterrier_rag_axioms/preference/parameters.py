@@ -61,6 +61,7 @@ def listed(numbers: Sequence[float] | None) -> list[float] | None:
 
 
 def reference_weight(model: PreferenceModel, weight: float) -> float:
-    if isinstance(weight, bool) or not (isinstance(weight, int | float) and weight >= 0 and math.isfinite(weight)):
+    """The weight as a float; the declared bound has refused a bool, a non-number, a negative number and NaN."""
+    if not math.isfinite(weight):
         raise ValueError(f"{model.short_name}: reference_weight must be a finite number >= 0, not {weight!r}")
     return float(weight)

@@ -56,6 +56,8 @@ BUILD_PACKAGES: tuple[str, ...] = ("pyterrier-rag-axioms", "torch", "transformer
 LOCK_NAME = ".build.lock"
 #: How the private temporary directory of a build begins, in the export directory.
 BUILD_PREFIX = ".build-"
+#: What an export is called in notes and errors.
+ONNX_FILE = "ONNX model file"
 #: The suffix of the record of an export's hash, beside it.
 RECORD_SUFFIX = ".json"
 
@@ -313,7 +315,7 @@ def ensure_built(model_path: Path, target: Path, *, quantize: bool, per_channel:
     return ensure_file(
         target,
         lambda private: _build(model_path, target, private, quantize=quantize, per_channel=per_channel),
-        what="ONNX model file",
+        what=ONNX_FILE,
         error=OnnxExportError,
     )
 
@@ -324,7 +326,7 @@ def _build(model_path: Path, target: Path, private: Path, *, quantize: bool, per
     float_state, why = check_export(float_target) if quantize else ("missing", "")
     if float_state != "good":
         if float_state == "damaged":
-            _say_rebuilt(float_target, why, "ONNX model file")
+            _say_rebuilt(float_target, why, ONNX_FILE)
         _export_float(model_path, private / float_target.name)
         digest = install(private / float_target.name, float_target, model_path, load=_load_onnx)
         if not quantize:
@@ -332,7 +334,7 @@ def _build(model_path: Path, target: Path, private: Path, *, quantize: bool, per
     source = private / "float-input.onnx"  # quantization writes beside its input: here, privately
     shutil.copyfile(float_target, source)
     if file_sha256(source) != check_export(float_target)[1]:
-        raise OnnxExportError(f"{float_target}: the ONNX model file changed while it was read")
+        raise OnnxExportError(f"{float_target}: the {ONNX_FILE} changed while it was read")
     _quantize(source, private / target.name, per_channel=per_channel)
     return install(private / target.name, target, model_path, load=_load_onnx)
 
