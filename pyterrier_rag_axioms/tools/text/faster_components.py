@@ -6,15 +6,15 @@
   names the token's tag or lowercase form outright, so :class:`IndexedAttributeRules` files each
   pattern under the tags or forms its first token must have, tests a token once per distinct
   (tag, form, dependency, space) it has, and hands spaCy's ``set_annotations`` the same matches in
-  the same order (later rules take precedence): 4x faster than the ``Matcher``. A pattern it
+  the same order (later rules take precedence): 5x faster than the ``Matcher``. A pattern it
   cannot read (an operator, another attribute or predicate) leaves the ruler as it is.
 - **The rule lemmatizer** keeps the lemmas it computes by (form, part of speech, morphology), but
   not those of base forms (singular nouns, infinitives, positive adjectives), which it works out
   again, morphology parsed anew, at every token. :func:`memoize_lemmatizer` keeps those too, under
   the same key: what a lemma is computed from.
 
-On the development answers, spaCy's pipeline (named-entity recognition aside) takes about a
-quarter less CPU, with the same tags, parts of speech, morphology, dependencies and lemmas
+On the development answers, spaCy's pipeline (named-entity recognition aside) takes a fifth less
+CPU (``benchmarks/bench_spacy_components.py``), with the same tags, parts of speech, morphology, dependencies and lemmas
 (tested against spaCy's own components).
 """
 
@@ -30,12 +30,13 @@ if TYPE_CHECKING:
     from spacy.pipeline import AttributeRuler
     from spacy.tokens import Doc, Token
 
-#: The token attributes a pattern may test, each with how a token's value is read.
+#: The token attributes a pattern may test, each with how a token's value is read. A token's
+#: matches are kept by these values (:meth:`IndexedAttributeRules.match`): one more attribute here
+#: must join that key too.
 TOKEN_VALUES: dict[str, Callable[[Token], object]] = {
     "TAG": lambda token: token.tag_,
     "LOWER": lambda token: token.lower_,
     "DEP": lambda token: token.dep_,
-    "ORTH": lambda token: token.orth_,
     "IS_SPACE": lambda token: token.is_space,
 }
 #: The attributes a pattern's first token can be looked up by.
@@ -80,6 +81,8 @@ def _anchors(first: dict) -> tuple[str, frozenset[str]] | None:
 
 @dataclass(frozen=True)
 class _Pattern:
+    """One pattern of a rule: a tuple of tests for each of its tokens."""
+
     rule: int
     tests: tuple[tuple[Callable[[Token], bool], ...], ...]
 
