@@ -3,7 +3,8 @@
 Parses the TREC 2024 RAG development answers (``../shared/data`` or ``$RAG_AXIOMS_SHARED_DATA``;
 the shipped sample where they are absent) with the pipeline the analyzer uses (named-entity
 recognition aside), once with spaCy's own attribute ruler and lemmatizer and once with
-:mod:`pyterrier_rag_axioms.tools.text.faster_components`, in turns, and prints the CPU time of
+:mod:`pyterrier_rag_axioms.tools.text.faster_components`, in turns, each round on freshly loaded
+pipelines (as a process parses: nothing kept from an earlier round), and prints the CPU time of
 each component and of the whole parse, with the ratio, and whether the annotations are the same.
 
 Usage: ``.venv/bin/python benchmarks/bench_spacy_components.py [--rounds N]``.
@@ -50,23 +51,29 @@ def main(argv: list[str] | None = None) -> None:
     from pyterrier_rag_axioms.tools.text import spacy_model
 
     name, texts = load_texts()
-    faster = spacy_model.load_spacy_model()
-    loader = spacy_model.speed_up_components
-    spacy_model.speed_up_components = lambda nlp: None
-    try:
-        own = spacy_model.load_spacy_model()
-    finally:
-        spacy_model.speed_up_components = loader
+
+    def pipelines():
+        """A fresh pipeline of each kind (nothing kept from an earlier round): the faster, spaCy's own."""
+        faster = spacy_model.load_spacy_model()
+        loader = spacy_model.speed_up_components
+        spacy_model.speed_up_components = lambda nlp: None
+        try:
+            return faster, spacy_model.load_spacy_model()
+        finally:
+            spacy_model.speed_up_components = loader
+
+    totals = {"spaCy's": {}, "faster": {}}
+    for _ in range(args.rounds):
+        faster, own = pipelines()
+        for label, nlp in (("spaCy's", own), ("faster", faster)):
+            for part, seconds in timed(nlp, texts).items():
+                totals[label][part] = totals[label].get(part, 0.0) + seconds
+    faster, own = pipelines()
     same = all(
         [(t.tag_, t.pos_, str(t.morph), t.dep_, t.lemma_) for t in a] == [(t.tag_, t.pos_, str(t.morph), t.dep_,
                                                                            t.lemma_) for t in b]
         for a, b in zip(own.pipe(texts), faster.pipe(texts))
     )
-    totals = {"spaCy's": {}, "faster": {}}
-    for _ in range(args.rounds):
-        for label, nlp in (("spaCy's", own), ("faster", faster)):
-            for part, seconds in timed(nlp, texts).items():
-                totals[label][part] = totals[label].get(part, 0.0) + seconds
     print(f"{len(texts)} {name}, {args.rounds} rounds each (CPU seconds per round); same annotations: {same}")
     print(f"{'':20}{'spaCy':>8}{'faster':>8}{'ratio':>8}")
     for part in totals["spaCy's"]:

@@ -54,6 +54,10 @@ def test_the_loaded_pipeline_uses_the_faster_components(pipelines):
     faster, own = pipelines
     assert faster.get_pipe("attribute_ruler").match != own.get_pipe("attribute_ruler").match
     assert faster.get_pipe("lemmatizer").lemmatize != own.get_pipe("lemmatizer").lemmatize
+    index = faster.get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    assert index and all(isinstance(words, faster_components.WordList) for words in index.values())
+    assert not any(isinstance(words, faster_components.WordList)
+                   for words in own.get_pipe("lemmatizer").lookups.get_table("lemma_index").values())
 
 
 def test_the_annotations_are_spacys_own(pipelines, sample_responses):

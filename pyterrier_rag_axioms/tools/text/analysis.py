@@ -164,24 +164,24 @@ class TextAnalysis:
     def citations(self) -> np.ndarray:
         """Whether each token is (part of) a citation marker such as ``[2]`` or ``[0,1,2]``, or
         another mark of a source (``[^1]``, ``¹``, ``<sup>1</sup>``)."""
-        return citation_mask(self.syntax)
+        return citation_mask(self.syntax, self.text)
 
     @cached_property
     def links(self) -> np.ndarray:
         """Whether each token is (part of) a web or email address (``https://...``, ``www....``,
         ``name@example.org``), bare or as the target of a Markdown link."""
-        return link_mask(self.syntax)
+        return link_mask(self.syntax, self.text)
 
     @cached_property
     def formatting(self) -> np.ndarray:
         """Whether each token is (part of) an HTML tag (``<br>``), a character entity (``&amp;``) or a
         Markdown emphasis mark (``**``)."""
-        return format_mask(self.syntax)
+        return format_mask(self.syntax, self.text)
 
     @cached_property
     def markup(self) -> np.ndarray:
         """Whether each token is (part of) a list, heading or quote marker that opens a line."""
-        return markup_mask(self.syntax)
+        return markup_mask(self.syntax, self.text)
 
     @cached_property
     def is_word(self) -> np.ndarray:

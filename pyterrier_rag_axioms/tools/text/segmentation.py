@@ -202,7 +202,10 @@ def segments(text: str) -> list[str]:
 
 
 def _token_mask(doc: Doc, spans: list[tuple[int, int]]) -> np.ndarray:
-    """Whether each token of ``doc`` overlaps one of the character ``spans``."""
+    """Whether each token of ``doc`` overlaps one of the character ``spans``.
+
+    The masks below read the spans from the doc's text; a caller that has the text passes it
+    (``text``): spaCy joins a doc's tokens again at every ``doc.text``."""
     mask = np.zeros(len(doc), dtype=bool)
     for start, end in spans:
         span = doc.char_span(start, end, alignment_mode="expand")
@@ -211,24 +214,24 @@ def _token_mask(doc: Doc, spans: list[tuple[int, int]]) -> np.ndarray:
     return mask
 
 
-def citation_mask(doc: Doc) -> np.ndarray:
+def citation_mask(doc: Doc, text: str | None = None) -> np.ndarray:
     """Whether each token of ``doc`` is (part of) a citation marker or another mark of a source."""
-    return _token_mask(doc, marker_spans(doc.text))
+    return _token_mask(doc, marker_spans(doc.text if text is None else text))
 
 
-def format_mask(doc: Doc) -> np.ndarray:
+def format_mask(doc: Doc, text: str | None = None) -> np.ndarray:
     """Whether each token of ``doc`` is (part of) an HTML tag, a character entity or an emphasis mark."""
-    return _token_mask(doc, format_spans(doc.text))
+    return _token_mask(doc, format_spans(doc.text if text is None else text))
 
 
-def link_mask(doc: Doc) -> np.ndarray:
+def link_mask(doc: Doc, text: str | None = None) -> np.ndarray:
     """Whether each token of ``doc`` is (part of) a web or email address."""
-    return _token_mask(doc, link_spans(doc.text))
+    return _token_mask(doc, link_spans(doc.text if text is None else text))
 
 
-def markup_mask(doc: Doc) -> np.ndarray:
+def markup_mask(doc: Doc, text: str | None = None) -> np.ndarray:
     """Whether each token of ``doc`` is (part of) a list, heading or quote marker."""
-    return _token_mask(doc, markup_spans(doc.text))
+    return _token_mask(doc, markup_spans(doc.text if text is None else text))
 
 
 def _first_token_at(doc: Doc, offset: int) -> int | None:
@@ -246,12 +249,13 @@ def segment_doc(doc: Doc) -> Doc:
         return doc
     from spacy.attrs import SENT_START
 
-    markup = markup_mask(doc)
-    citation = citation_mask(doc)
-    formatting = format_mask(doc)
+    text = doc.text
+    markup = markup_mask(doc, text)
+    citation = citation_mask(doc, text)
+    formatting = format_mask(doc, text)
     starts = doc.to_array(SENT_START).astype(np.int64)
     segment_firsts = set()
-    for offset in segment_starts(doc.text):
+    for offset in segment_starts(text):
         first = _first_token_at(doc, offset)
         if first is None:
             continue
