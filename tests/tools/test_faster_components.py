@@ -68,6 +68,14 @@ def test_the_annotations_are_spacys_own(pipelines, sample_responses):
     assert _annotations(faster, texts[:6]) == _annotations(own, texts[:6])
 
 
+def test_the_pipeline_still_pickles_with_the_same_annotations(pipelines):
+    import pickle
+
+    faster, _ = pipelines
+    copy = pickle.loads(pickle.dumps(faster))
+    assert _annotations(copy, RARE) == _annotations(faster, RARE)
+
+
 def test_the_matches_are_the_matchers(pipelines, sample_responses):
     _, own = pipelines
     ruler = own.get_pipe("attribute_ruler")

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -36,10 +37,10 @@ if TYPE_CHECKING:
 #: matches are kept by these values (:meth:`IndexedAttributeRules.match`): one more attribute here
 #: must join that key too.
 TOKEN_VALUES: dict[str, Callable[[Token], object]] = {
-    "TAG": lambda token: token.tag_,
-    "LOWER": lambda token: token.lower_,
-    "DEP": lambda token: token.dep_,
-    "IS_SPACE": lambda token: token.is_space,
+    "TAG": attrgetter("tag_"),
+    "LOWER": attrgetter("lower_"),
+    "DEP": attrgetter("dep_"),
+    "IS_SPACE": attrgetter("is_space"),
 }
 #: The attributes a pattern's first token can be looked up by.
 LOOKUP_ATTRIBUTES: tuple[str, ...] = ("TAG", "LOWER")
@@ -49,24 +50,41 @@ class UnreadablePattern(ValueError):
     """A pattern that :class:`IndexedAttributeRules` cannot match (the ruler is left to spaCy's ``Matcher``)."""
 
 
-def _test(attribute: str, wanted: object) -> Callable[[Token], bool]:
-    """A token test of one attribute: a value, ``{"IN": [...]}``, ``{"NOT_IN": [...]}`` or ``{"REGEX": ...}``."""
+@dataclass(frozen=True)
+class _Test:
+    """A test of one attribute of a token: its value ``equals``, is ``in`` or ``not in`` a set, or a
+    ``regex`` finds a match in it (a plain object, so that the pipeline still pickles)."""
+
+    attribute: str
+    how: str
+    value: object
+
+    def __call__(self, token: Token) -> bool:
+        found = TOKEN_VALUES[self.attribute](token)
+        if self.how == "equals":
+            return found == self.value
+        if self.how == "in":
+            return found in self.value
+        if self.how == "not in":
+            return found not in self.value
+        return bool(self.value.search(found))
+
+
+def _test(attribute: str, wanted: object) -> _Test:
+    """The test of one attribute: a value, ``{"IN": [...]}``, ``{"NOT_IN": [...]}`` or ``{"REGEX": ...}``."""
     if attribute not in TOKEN_VALUES:
         raise UnreadablePattern(f"attribute {attribute!r}")
-    read = TOKEN_VALUES[attribute]
     if not isinstance(wanted, dict):
         if isinstance(wanted, bool) != (attribute == "IS_SPACE"):
             raise UnreadablePattern(f"{attribute}: {wanted!r}")
-        return lambda token: read(token) == wanted
+        return _Test(attribute, "equals", wanted)
     if len(wanted) != 1 or attribute == "IS_SPACE":
         raise UnreadablePattern(f"{attribute}: {wanted!r}")
     (operator, value), = wanted.items()
     if operator in ("IN", "NOT_IN") and isinstance(value, list) and all(isinstance(v, str) for v in value):
-        members, inside = frozenset(value), operator == "IN"
-        return lambda token: (read(token) in members) == inside
+        return _Test(attribute, "in" if operator == "IN" else "not in", frozenset(value))
     if operator == "REGEX" and isinstance(value, str):
-        search = re.compile(value).search
-        return lambda token: bool(search(read(token)))
+        return _Test(attribute, "regex", re.compile(value))
     raise UnreadablePattern(f"{attribute}: {wanted!r}")
 
 
@@ -86,7 +104,7 @@ class _Pattern:
     """One pattern of a rule: a tuple of tests for each of its tokens."""
 
     rule: int
-    tests: tuple[tuple[Callable[[Token], bool], ...], ...]
+    tests: tuple[tuple[_Test, ...], ...]
 
     def matches_rest(self, doc: Doc, start: int) -> bool:
         """Whether the tokens after ``start`` match the pattern's tokens after its first."""
@@ -172,6 +190,20 @@ class WordList(list):
         return word in self.members
 
 
+class KeptLemmas:
+    """A rule lemmatizer's lemmas, each computed once per (form, part of speech, morphology)."""
+
+    def __init__(self, compute: Callable[[Token], list[str]]):
+        self.compute = compute
+        self.lemmas: dict[tuple[int, int, int], list[str]] = {}
+
+    def __call__(self, token: Token) -> list[str]:
+        key = (token.orth, token.pos, token.morph.key)
+        if key not in self.lemmas:
+            self.lemmas[key] = self.compute(token)
+        return self.lemmas[key]
+
+
 def memoize_lemmatizer(nlp: Language) -> bool:
     """Keep every lemma of the pipeline's rule ``lemmatizer`` by what it is computed from (see the
     module); whether it now does."""
@@ -184,16 +216,7 @@ def memoize_lemmatizer(nlp: Language) -> bool:
     for part_of_speech, words in list(index.items()):
         if isinstance(words, list) and not isinstance(words, WordList):
             index[part_of_speech] = WordList(words)
-    compute = lemmatizer.rule_lemmatize
-    lemmas: dict[tuple[int, int, int], list[str]] = {}
-
-    def lemmatize(token: Token) -> list[str]:
-        key = (token.orth, token.pos, token.morph.key)
-        if key not in lemmas:
-            lemmas[key] = compute(token)
-        return lemmas[key]
-
-    lemmatizer.lemmatize = lemmatize
+    lemmatizer.lemmatize = KeptLemmas(lemmatizer.rule_lemmatize)
     return True
 
 
