@@ -30,6 +30,11 @@ def load_texts() -> tuple[str, list[str]]:
     return "shipped sample", list(read_responses(PROJECT_ROOT / "data" / "sample" / "responses.jsonl")["response"])
 
 
+def annotations(doc) -> list[tuple[str, ...]]:
+    """What the two components set or read of each token."""
+    return [(token.tag_, token.pos_, str(token.morph), token.dep_, token.lemma_) for token in doc]
+
+
 def timed(nlp, texts: list[str]) -> dict[str, float]:
     """CPU seconds of the parse up to the attribute ruler, of each component, and in all."""
     start = time.process_time()
@@ -69,11 +74,7 @@ def main(argv: list[str] | None = None) -> None:
             for part, seconds in timed(nlp, texts).items():
                 totals[label][part] = totals[label].get(part, 0.0) + seconds
     faster, own = pipelines()
-    same = all(
-        [(t.tag_, t.pos_, str(t.morph), t.dep_, t.lemma_) for t in a] == [(t.tag_, t.pos_, str(t.morph), t.dep_,
-                                                                           t.lemma_) for t in b]
-        for a, b in zip(own.pipe(texts), faster.pipe(texts))
-    )
+    same = all(annotations(a) == annotations(b) for a, b in zip(own.pipe(texts), faster.pipe(texts)))
     print(f"{len(texts)} {name}, {args.rounds} rounds each (CPU seconds per round); same annotations: {same}")
     print(f"{'':20}{'spaCy':>8}{'faster':>8}{'ratio':>8}")
     for part in totals["spaCy's"]:
