@@ -1,4 +1,4 @@
-"""The track benchmark runs on a tiny track (2 topics x 2 runs), so that it cannot rot."""
+"""The benchmarks run on tiny inputs (a track of 2 topics x 2 runs, one round), so that they cannot rot."""
 
 from __future__ import annotations
 
@@ -49,3 +49,12 @@ def test_the_run_judge_benchmark_prints_its_stages_on_a_tiny_track():
     assert run.stdout.startswith("3 answers, encoder static, cold in a fresh process")
     stages = {line.split("  ")[1].strip() for line in run.stdout.splitlines()[1:]}
     assert {"loading spaCy", "spaCy syntax", "encoding", "axiom POOL3", "axiom COV7"} <= stages
+
+
+def test_the_spacy_components_benchmark_finds_the_same_annotations_and_prints_each_part():
+    run = run_benchmark("bench_spacy_components.py", "--rounds", "1")
+    lines = run.stdout.splitlines()
+    assert "1 rounds each" in lines[0] and lines[0].endswith("same annotations: True")
+    parts = {line[:20].strip(): line[20:].split() for line in lines[2:]}
+    assert set(parts) == {"parse before them", "attribute_ruler", "lemmatizer", "all"}
+    assert all(float(spacy) > 0 and float(faster) > 0 for spacy, faster, _ in parts.values())
