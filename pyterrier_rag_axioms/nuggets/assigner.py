@@ -37,7 +37,6 @@ from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.processes import map_topics, response_characters
 from pyterrier_rag_axioms.tools.embeddings.similarity import (
     SentenceSimilarity,
-    batch_independent_similarity,
     resolve_sentence_similarity,
 )
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
@@ -52,13 +51,6 @@ DEFAULT_ENCODER = "onnx-int8"
 ASSIGNMENT_COLUMNS: list[str] = [
     "qid", "docno", "nugget_id", "nugget", "importance", "assignment", "confidence", "spans",
 ]
-
-
-def _encoder(assigner: NuggetAssigner, sentence_model: SentenceSimilarity | str | None) -> SentenceSimilarity:
-    """The shared encoder of a sentence model argument (``None``: :data:`DEFAULT_ENCODER`, each text alone)."""
-    if sentence_model is None:
-        return batch_independent_similarity(backend=DEFAULT_ENCODER)
-    return resolve_sentence_similarity(sentence_model)
 
 
 @parameters
@@ -104,7 +96,10 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
     #: The fitted decision: a :class:`NuggetModel` or its JSON file (default: the shipped model).
     model: NuggetModel | str | Path | None = parameter(None, shown=shown_source)
     #: A sentence-transformers model name or path, or a shared tool (default: :data:`DEFAULT_ENCODER`).
-    sentence_model: SentenceSimilarity | str | None = parameter(None, role=TOOL, resolve=_encoder)
+    sentence_model: SentenceSimilarity | str | None = parameter(
+        None, role=TOOL,
+        resolve=lambda assigner, model: resolve_sentence_similarity(model, default_backend=DEFAULT_ENCODER),
+    )
     #: A spaCy model name or analyzer (default: the shared one).
     text_analyzer: TextAnalyzer | str | None = parameter(
         None, role=TOOL, keyed=False, resolve=lambda assigner, analyzer: resolve_text_analyzer(analyzer)

@@ -52,7 +52,6 @@ from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.processes import map_topics, response_characters
 from pyterrier_rag_axioms.tools.embeddings.similarity import (
     SentenceSimilarity,
-    batch_independent_similarity,
     resolve_sentence_similarity,
 )
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
@@ -63,13 +62,6 @@ from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 #: are embedded in milliseconds, and the drawn nuggets ranked the development runs as well as the
 #: transformer's.
 DEFAULT_ENCODER = "static"
-
-
-def _encoder(extractor: NuggetExtractor, sentence_model: SentenceSimilarity | str | None) -> SentenceSimilarity:
-    """The shared encoder of a sentence model argument (``None``: :data:`DEFAULT_ENCODER`)."""
-    if sentence_model is None:
-        return batch_independent_similarity(backend=DEFAULT_ENCODER)
-    return resolve_sentence_similarity(sentence_model)
 
 
 #: The columns of the extractor's output, in order: a nugget frame with its provenance.
@@ -127,7 +119,10 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     #: The most words of a candidate (TREC's form allows 25; people's nuggets have at most 14).
     max_words: int = parameter(14, whole=True, at_least=1)
     #: A sentence-transformers model name or path, or a shared tool (default: :data:`DEFAULT_ENCODER`).
-    sentence_model: SentenceSimilarity | str | None = parameter(None, role=TOOL, resolve=_encoder)
+    sentence_model: SentenceSimilarity | str | None = parameter(
+        None, role=TOOL,
+        resolve=lambda extractor, model: resolve_sentence_similarity(model, default_backend=DEFAULT_ENCODER),
+    )
     #: A spaCy model name or analyzer (default: the shared one).
     text_analyzer: TextAnalyzer | str | None = parameter(
         None, role=TOOL, keyed=False, resolve=lambda extractor, analyzer: resolve_text_analyzer(analyzer)

@@ -296,6 +296,12 @@ def batch_independent_similarity(model: str | None = None, *, backend: str = "on
     return SentenceSimilarity.shared(model=model, backend=backend)
 
 
-def resolve_sentence_similarity(similarity: SentenceSimilarity | str | None) -> SentenceSimilarity:
-    """A shared similarity from an instance, a model name or path, or ``None`` for the default."""
+def resolve_sentence_similarity(
+    similarity: SentenceSimilarity | str | None, *, default_backend: str | None = None
+) -> SentenceSimilarity:
+    """A shared similarity from an instance, a model name or path, or ``None`` for the default: the
+    shipped model through sentence-transformers, or through ``default_backend`` where one is given
+    (then each text encoded alone, see :func:`batch_independent_similarity`)."""
+    if similarity is None and default_backend is not None:
+        return batch_independent_similarity(backend=default_backend)
     return similarity if isinstance(similarity, SentenceSimilarity) else sentence_similarity(similarity)
