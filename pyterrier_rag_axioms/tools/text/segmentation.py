@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -201,13 +202,11 @@ def segments(text: str) -> list[str]:
     return [text[start:end].strip() for start, end in zip(starts, [*starts[1:], len(text)])]
 
 
-def _token_mask(doc: Doc, spans: list[tuple[int, int]]) -> np.ndarray:
-    """Whether each token of ``doc`` overlaps one of the character ``spans``.
-
-    The masks below read the spans from the doc's text; a caller that has the text passes it
-    (``text``): spaCy joins a doc's tokens again at every ``doc.text``."""
+def _token_mask(doc: Doc, spans_of: Callable[[str], list[tuple[int, int]]], text: str | None) -> np.ndarray:
+    """Whether each token of ``doc`` overlaps one of the character spans that ``spans_of`` finds in its
+    text: ``text`` where the caller has it (spaCy joins a doc's tokens again at every ``doc.text``)."""
     mask = np.zeros(len(doc), dtype=bool)
-    for start, end in spans:
+    for start, end in spans_of(doc.text if text is None else text):
         span = doc.char_span(start, end, alignment_mode="expand")
         if span is not None:
             mask[span.start : span.end] = True
@@ -216,22 +215,22 @@ def _token_mask(doc: Doc, spans: list[tuple[int, int]]) -> np.ndarray:
 
 def citation_mask(doc: Doc, text: str | None = None) -> np.ndarray:
     """Whether each token of ``doc`` is (part of) a citation marker or another mark of a source."""
-    return _token_mask(doc, marker_spans(doc.text if text is None else text))
+    return _token_mask(doc, marker_spans, text)
 
 
 def format_mask(doc: Doc, text: str | None = None) -> np.ndarray:
     """Whether each token of ``doc`` is (part of) an HTML tag, a character entity or an emphasis mark."""
-    return _token_mask(doc, format_spans(doc.text if text is None else text))
+    return _token_mask(doc, format_spans, text)
 
 
 def link_mask(doc: Doc, text: str | None = None) -> np.ndarray:
     """Whether each token of ``doc`` is (part of) a web or email address."""
-    return _token_mask(doc, link_spans(doc.text if text is None else text))
+    return _token_mask(doc, link_spans, text)
 
 
 def markup_mask(doc: Doc, text: str | None = None) -> np.ndarray:
     """Whether each token of ``doc`` is (part of) a list, heading or quote marker."""
-    return _token_mask(doc, markup_spans(doc.text if text is None else text))
+    return _token_mask(doc, markup_spans, text)
 
 
 def _first_token_at(doc: Doc, offset: int) -> int | None:
