@@ -21,7 +21,9 @@ only on its topic (tested for the three).
 - Ctrl-C stops the workers and reaches the caller as ``KeyboardInterrupt`` (the workers ignore it
   themselves). An error in a worker is raised in the caller.
 - A worker that dies (killed by the out-of-memory killer, say) ends the call at once with
-  :class:`WorkerDiedError`, which names the topics it held.
+  :class:`WorkerDiedError`, one line that names the signal, counts the topics it held and names a
+  few; it advises more memory only after SIGKILL (the out-of-memory killer's signal), not after a
+  SIGTERM sent from outside.
 - No worker outlives its caller: the kernel kills the workers of a caller that ends, however it
   ends (SIGTERM, SIGHUP, SIGKILL; Linux's ``PR_SET_PDEATHSIG``).
 - ``.parallel(N)`` (:mod:`~pyterrier_rag_axioms.parallel`) is for more machines; its workers work serially.
@@ -50,8 +52,8 @@ R = TypeVar("R")
 MAX_PROCESSES = 4
 #: How many groups of topics each worker gets, on average: more groups balance uneven topics better.
 GROUPS_PER_PROCESS = 3
-#: How many topics a :class:`WorkerDiedError` names, at most.
-NAMED_TOPICS = 10
+#: How many topics a :class:`WorkerDiedError` names by qid, at most (it counts the others).
+NAMED_TOPICS = 3
 #: Linux's ``prctl`` option that has the kernel signal a process when its parent ends.
 _PR_SET_PDEATHSIG = 1
 
@@ -173,33 +175,55 @@ def _stop(executor: ProcessPoolExecutor, processes: list[multiprocessing.process
     executor.shutdown(wait=True)  # the pool sees its workers gone, fails what is left and joins them
 
 
-def _ending(exitcode: int | None) -> str:
+def _ending(exitcode: int | None) -> tuple[str, str]:
+    """How a worker ended, and the advice for it: more memory only after SIGKILL, the out-of-memory killer's signal."""
+    one_process = "use one process (processes=1, --processes 1)"
     if exitcode is not None and exitcode < 0:
         name = signal.Signals(-exitcode).name
-        return f"was killed by {name}" + (" (perhaps for lack of memory)" if name == "SIGKILL" else "")
-    return "ended abruptly" if exitcode is None else f"ended abruptly with status {exitcode}"
+        if name == "SIGKILL":
+            return f"was killed by {name} (perhaps for lack of memory)", f"give it more memory, or {one_process}"
+        if name == "SIGTERM":
+            return f"was terminated by {name} (sent from outside, not for lack of memory)", (
+                f"find what sent it (a job's time limit, say) and run again, or {one_process}"
+            )
+        return f"was killed by {name}", one_process
+    return ("ended abruptly" if exitcode is None else f"ended abruptly with status {exitcode}"), one_process
+
+
+def _topics_named(topics: list[str]) -> str:
+    """A few topics by their qids: ``topic b``, or ``40 topics (1, 2, 3 and 37 more)``."""
+    if len(topics) == 1:
+        return f"topic {topics[0]}"
+    named = ", ".join(topics[:NAMED_TOPICS])
+    rest = f" and {len(topics) - NAMED_TOPICS} more" if len(topics) > NAMED_TOPICS else ""
+    return f"{len(topics)} topics ({named}{rest})"
 
 
 def _died(
     processes: list[multiprocessing.process.BaseProcess], held: Any, groups: list[list[Hashable]], futures: list[Future]
 ) -> WorkerDiedError:
-    """The error for a worker that died: the topics it held (those of every unfinished group where unknown)."""
-    unfinished = [index for index in range(len(groups))
-                  if index >= len(futures) or not futures[index].done() or futures[index].exception() is not None]
+    """The error for a worker that died, in one line: how it ended and the topics it held (those of every
+    unfinished group where unknown), a few of them by qid."""
+    unfinished = [
+        index
+        for index in range(len(groups))
+        if index >= len(futures) or not futures[index].done() or futures[index].exception() is not None
+    ]
     # the pool stops the other workers by SIGTERM; a worker that ended otherwise is the dead one
-    dead = {process.pid: process.exitcode for process in processes
-            if process.pid is not None and process.exitcode not in (None, 0, -signal.SIGTERM)}
+    ended = {
+        process.pid: process.exitcode
+        for process in processes
+        if process.pid is not None and process.exitcode not in (None, 0)
+    }
+    dead = {pid: exitcode for pid, exitcode in ended.items() if exitcode != -signal.SIGTERM}
     held_by_dead = [index for index in unfinished if held[index] in dead]
     topics = [str(topic) for index in held_by_dead or unfinished for topic in groups[index]]
-    named = f"topic{'s' if len(topics) > 1 else ''} " + ", ".join(topics[:NAMED_TOPICS])
-    if len(topics) > NAMED_TOPICS:
-        named += f" and {len(topics) - NAMED_TOPICS} more"
-    how = _ending(next(iter(dead.values()), None))
+    # no other ending: a SIGTERM from outside, which the pool's own SIGTERMs to the others hide
+    exitcode = next(iter(dead.values()), -signal.SIGTERM if ended else None)
+    how, advice = _ending(exitcode)
+    named = _topics_named(topics)
     when = f"while it held {named}" if held_by_dead else f"before {named} {'were' if len(topics) > 1 else 'was'} done"
-    return WorkerDiedError(
-        f"a worker process {how} {when}; no result was kept: "
-        "give it more memory, or use one process (processes=1, --processes 1)"
-    )
+    return WorkerDiedError(f"a worker process {how} {when}; no result was kept: {advice}")
 
 
 def map_topics(
@@ -241,8 +265,9 @@ def map_topics(
     groups = topic_groups(topics, weights, workers * GROUPS_PER_PROCESS)
     forks = _Forks()
     held = forks.Array("q", len(groups), lock=False)  # the worker that took each group, by its pid
-    executor = ProcessPoolExecutor(workers, mp_context=forks, initializer=_start_worker,
-                                   initargs=(work, held, os.getpid()))
+    executor = ProcessPoolExecutor(
+        workers, mp_context=forks, initializer=_start_worker, initargs=(work, held, os.getpid())
+    )
     futures: list[Future] = []
     try:
         with warnings.catch_warnings():  # numpy's BLAS threads wait idle: forking is safe here

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -87,15 +88,18 @@ def test_a_killed_worker_ends_the_call_with_the_topics_it_held():
     assert isinstance(error, WorkerDiedError) and isinstance(error, RuntimeError)
     assert str(error) == (
         "a worker process was killed by SIGKILL (perhaps for lack of memory) while it held topic b; no result "
-        "was kept: give it more memory, or use one process (processes=1, --processes 1)")
+        "was kept: give it more memory, or use one process (processes=1, --processes 1)"
+    )
     assert _children(os.getpid()) - before == set()  # the other worker is gone too
 
 
 def test_a_killed_worker_of_the_assigner_ends_the_call(sample_responses: pd.DataFrame):
-    nuggets = pd.DataFrame([
-        {"qid": qid, "nugget": text.split(". ")[0], "importance": "vital"}
-        for qid, text in sample_responses.groupby("qid", sort=False)["response"].first().items()
-    ])
+    nuggets = pd.DataFrame(
+        [
+            {"qid": qid, "nugget": text.split(". ")[0], "importance": "vital"}
+            for qid, text in sample_responses.groupby("qid", sort=False)["response"].first().items()
+        ]
+    )
     assigner = rag.nuggets.NuggetAssigner(nuggets=nuggets, processes=2)
     before = _children(os.getpid())
 
@@ -119,8 +123,14 @@ def test_two_threads_map_their_own_topics_at_once():
         return lambda topics, verbose: [(name, topic) for topic in topics]
 
     outcomes = {}
-    threads = [threading.Thread(target=lambda name=name: outcomes.update(
-        {name: map_topics(work(name), list("abcd"), weights=[1, 1, 1, 1], processes=2)})) for name in ("x", "y")]
+    threads = [
+        threading.Thread(
+            target=lambda name=name: outcomes.update(
+                {name: map_topics(work(name), list("abcd"), weights=[1, 1, 1, 1], processes=2)}
+            )
+        )
+        for name in ("x", "y")
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -130,9 +140,14 @@ def test_two_threads_map_their_own_topics_at_once():
 
 
 def _command(name: str, *options: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "pyterrier_rag_axioms", name, "--quiet", *options],
-                            cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    return subprocess.Popen(
+        [sys.executable, "-m", "pyterrier_rag_axioms", name, "--quiet", *options],
+        cwd=PROJECT_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    )
 
 
 def test_the_command_reports_a_killed_worker_in_one_line():
@@ -140,13 +155,14 @@ def test_the_command_reports_a_killed_worker_in_one_line():
     os.kill(min(_wait_for_children(command.pid, 2)), signal.SIGKILL)
     out, err = command.communicate(timeout=HANG)
     assert command.returncode == 2 and out == ""
-    line, = err.strip().splitlines()
+    (line,) = err.strip().splitlines()
     assert line.startswith("rag-axioms assign: error: a worker process was killed by SIGKILL")
     assert line.endswith("give it more memory, or use one process (processes=1, --processes 1)")
 
 
-@pytest.mark.parametrize(("name", "ending"), [
-    ("assign", signal.SIGTERM), ("nuggetize", signal.SIGHUP), ("assign", signal.SIGKILL)])
+@pytest.mark.parametrize(
+    ("name", "ending"), [("assign", signal.SIGTERM), ("nuggetize", signal.SIGHUP), ("assign", signal.SIGKILL)]
+)
 def test_no_worker_outlives_the_command(name: str, ending: signal.Signals, tmp_path: Path):
     runs = sorted((trec_sample_path() / "runs").iterdir())
     options = [*map(str, runs), "--output", str(tmp_path / "nuggets.jsonl")] if name == "nuggetize" else []
@@ -161,3 +177,29 @@ def test_no_worker_outlives_the_command(name: str, ending: signal.Signals, tmp_p
     if ending != signal.SIGKILL:  # the command stops its workers and says so in one line
         assert command.returncode == 128 + ending
         assert err.strip().splitlines() == [f"rag-axioms {name}: terminated by {ending.name}"]
+
+
+def test_a_worker_terminated_from_outside_is_named_in_one_line_without_memory_advice():
+    topics = [f"{number:03d}" for number in range(40)]
+
+    def work(group, verbose):
+        if "005" in group:
+            os.kill(os.getpid(), signal.SIGTERM)  # as a job scheduler or a person would
+        time.sleep(HANG)
+        return group
+
+    before = _children(os.getpid())
+    outcome = _in_thread(lambda: map_topics(work, topics, weights=[1] * 40, processes=2))
+    error = outcome.get("error")
+    assert isinstance(error, WorkerDiedError), outcome
+    message = str(error)
+    assert "\n" not in message
+    assert message.startswith(
+        "a worker process was terminated by SIGTERM (sent from outside, not for lack of memory) before "
+    )
+    assert "more memory" not in message and "--processes 1" in message
+    named = re.search(r"before (\d+) topics \((\d+), (\d+), (\d+) and (\d+) more\) were done", message)
+    assert named is not None, message
+    count, *qids, more = named.groups()
+    assert 2 <= int(count) <= 40 and int(more) == int(count) - 3 and all(qid in topics for qid in qids)
+    assert _children(os.getpid()) - before == set()
