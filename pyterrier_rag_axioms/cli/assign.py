@@ -33,11 +33,6 @@ from pyterrier_rag_axioms.cli.nugget_report import format_comparison, format_run
 
 #: The command's name in its notes and errors.
 COMMAND = "rag-axioms assign"
-#: The score columns of the run table, in order: (column, score type, strict).
-SCORE_COLUMNS: tuple[tuple[str, str, bool], ...] = (
-    ("all", "all", False), ("vital", "vital", False), ("weighted", "weighted", False),
-    ("all_strict", "all", True), ("vital_strict", "vital", True), ("weighted_strict", "weighted", True),
-)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -92,20 +87,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_scores(assignments: pd.DataFrame) -> pd.DataFrame:
-    """Each run's mean nugget scores over its topics, ranked by the All score (``docno`` is the run id)."""
-    from pyterrier_rag_axioms.evaluation.runs import mean_run_scores
-    from pyterrier_rag_axioms.judgments import nugget_scores
+    """Each run's mean nugget scores over the topics, ranked by the All score (``docno`` is the run id;
+    see :func:`~pyterrier_rag_axioms.evaluation.comparison.run_nugget_table`: a topic a run lacks counts 0)."""
+    from pyterrier_rag_axioms.evaluation.comparison import per_topic_nugget_scores, run_nugget_table
 
-    table = None
-    for column, score_type, strict in SCORE_COLUMNS:
-        means = mean_run_scores(nugget_scores(assignments, score_type=score_type, strict=strict))
-        means = means.rename(columns={"score": column})
-        if table is None:
-            table = means[["run", "topics", column]]
-        else:
-            table = table.merge(means[["run", column]], on="run", how="left")
-    table = table.sort_values(["all", "run"], ascending=[False, True], kind="stable").reset_index(drop=True)
-    return table.assign(rank=range(1, len(table) + 1))
+    return run_nugget_table(per_topic_nugget_scores(assignments))
 
 
 def _sample_arguments(args: argparse.Namespace) -> None:

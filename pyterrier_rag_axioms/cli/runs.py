@@ -163,13 +163,15 @@ def runs_main(argv: Sequence[str]) -> int:
             )
         # the runs and topics of the input only: ranks and tau compare the same runs
         scores = scores[scores["qid"].isin(set(responses["qid"])) & scores["run"].isin(set(responses["docno"]))]
-        unscored = scores[scores["score"].isna()]
+        without = [not any(nugget.get("counted", True) for nugget in nuggets) for nuggets in assignments["nuggets"]]
+        unscored = assignments[without]
+        unscored = unscored[unscored["qid"].isin(set(scores["qid"])) & unscored["docno"].isin(set(scores["run"]))]
         if len(unscored):
             example = unscored.iloc[0]
             print_note(
                 COMMAND,
-                f"{_count(len(unscored), 'answer')} without nuggets in {args.nuggets} (e.g. run "
-                f"{example['run']!r} on topic {example['qid']!r}): left out of the runs' mean nugget scores",
+                f"{_count(len(unscored), 'answer')} without nuggets that count in {args.nuggets} (e.g. run "
+                f"{example['docno']!r} on topic {example['qid']!r}): scored 0 in their runs' mean nugget scores",
             )
 
     if pointwise:

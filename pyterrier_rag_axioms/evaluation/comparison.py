@@ -9,7 +9,8 @@ and tau within each topic.
 
 from __future__ import annotations
 
-import numpy as np
+import warnings
+
 import pandas as pd
 import pyterrier as pt
 
@@ -44,19 +45,28 @@ def per_topic_nugget_scores(assignments: pd.DataFrame | str) -> pd.DataFrame:
     return table
 
 
-def run_nugget_table(per_topic: pd.DataFrame, *, by: str = "all") -> pd.DataFrame:
-    """Each run's mean scores over its topics (``run``, ``topics``, the score columns, ``rank``), best first by ``by``.
+def run_nugget_table(per_topic: pd.DataFrame, *, by: str = "all", missing: str = "zero") -> pd.DataFrame:
+    """Each run's mean scores over the topics (``run``, ``topics``, the score columns, ``rank``), best first by ``by``.
 
-    A score that is undefined for an answer (Vital on a topic without vital nuggets) is left out of
-    that mean; ``topics`` counts the topics of the All score.
+    Each mean is :func:`~pyterrier_rag_axioms.evaluation.mean_run_scores`'s: a topic that a run is
+    not scored on counts 0 (TREC's rule; ``missing="skip"`` leaves it out), and such a run is named
+    in one warning; a score no answer of a topic has (Vital on a topic without vital nuggets) leaves
+    that topic out for every run. ``topics`` counts the topics of the ``by`` score. Ties share a rank.
     """
+    from pyterrier_rag_axioms.evaluation.runs import mean_run_scores
+
     pt.validate.columns(per_topic, includes=["qid", "run", by], context="run_nugget_table")
     scores = [column for column, _, _ in NUGGET_SCORE_COLUMNS if column in per_topic.columns]
-    grouped = per_topic.groupby("run", sort=False)
-    table = grouped[scores].mean()
-    table.insert(0, "topics", grouped[by].count())
-    table = table.reset_index().sort_values([by, "run"], ascending=[False, True], kind="stable")
-    return table.reset_index(drop=True).assign(rank=lambda frame: np.arange(1, len(frame) + 1))
+    ranked = mean_run_scores(per_topic, score=by, run="run", missing=missing)  # named here, once
+    table = ranked[["run", "topics"]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for column in scores:
+            means = mean_run_scores(per_topic, score=column, run="run", missing=missing)
+            table = table.merge(means[["run", column]], on="run", how="left")
+    table = table.assign(rank=ranked["rank"].to_numpy())
+    table.attrs["fewer_topics"] = ranked.attrs["fewer_topics"]
+    return table
 
 
 def per_topic_tau(first: pd.DataFrame, second: pd.DataFrame, *, score: str = "all") -> pd.DataFrame:

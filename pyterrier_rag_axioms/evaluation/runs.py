@@ -19,6 +19,9 @@ a preference frame of all pairs of a topic's responses says how often each run b
 
 from __future__ import annotations
 
+import warnings
+from typing import Literal, get_args
+
 import numpy as np
 import pandas as pd
 import pyterrier as pt
@@ -77,11 +80,19 @@ def win_rates(preferences: pd.DataFrame, source: object) -> pd.DataFrame:
     return table[WIN_RATE_COLUMNS].astype({"comparisons": int, "wins": int, "losses": int, "ties": int})
 
 
+#: Scores equal to this many decimals tie (a mean of the same values summed in another order
+#: differs in its last bits).
+TIE_DECIMALS = 12
+
+
 def _ranked(table: pd.DataFrame, score: str) -> pd.DataFrame:
     """Sort by score (descending, ties by run id) and add ``rank`` (1 is best; equal scores share the best
     rank; a run without a score comes last, without a rank)."""
-    table = table.sort_values([score, "run"], ascending=[False, True], kind="mergesort").reset_index(drop=True)
-    ranks = table[score].rank(method="min", ascending=False)
+    rounded = table[score].astype(float).round(TIE_DECIMALS)
+    order = pd.DataFrame({"score": rounded, "run": table["run"].astype(str)})
+    table = table.loc[order.sort_values(["score", "run"], ascending=[False, True], kind="mergesort").index]
+    table = table.reset_index(drop=True)
+    ranks = table[score].astype(float).round(TIE_DECIMALS).rank(method="min", ascending=False)
     table["rank"] = ranks.astype("Int64" if ranks.isna().any() else int)
     return table
 
@@ -120,27 +131,72 @@ def run_scores(responses: pd.DataFrame, model: object, *, score: str = "judge_sc
     return mean_run_scores(scored.rename(columns={f"{model.name}_score": score}), score=score)
 
 
-def mean_run_scores(scores: pd.DataFrame, *, score: str = "score", run: str = "docno") -> pd.DataFrame:
+#: What a run's mean does with a topic that other runs are scored on and the run is not: count it
+#: 0 (TREC's rule, the default) or leave it out of the run's mean.
+MissingTopics = Literal["zero", "skip"]
+MISSING_TOPICS: tuple[str, ...] = get_args(MissingTopics)
+
+
+def mean_run_scores(
+    scores: pd.DataFrame, *, score: str = "score", run: str = "docno", missing: MissingTopics = "zero"
+) -> pd.DataFrame:
     """Each run's mean over topics of a per-response score: ``run``, ``topics``, ``<score>``, ``rank``.
+
+    The topics are those on which any run has a score (a topic that no run is scored on, e.g. the
+    Vital score of a topic without vital nuggets, counts for none). A run without a score on one
+    of them (no row, or NaN) has not answered it; by TREC's rule that topic counts 0 in its mean
+    (``missing="zero"``), so a run cannot rank higher by answering less. Such a run is named in a
+    warning of one line with the number of topics it is scored on, and in the table's
+    ``attrs["fewer_topics"]`` (run -> that number). Ties share the best rank (ranks 1, 1, 3).
 
     Args:
         scores: one row per response, e.g. :func:`~pyterrier_rag_axioms.judgments.nugget_scores`
             (``qid``, ``docno`` = run id, ``score``).
-        score: the score column (NaN scores, e.g. of a response without nuggets, are left out of
-            the mean and of ``topics``, which counts the topics the mean is over).
+        score: the score column.
         run: the run id column.
+        missing: ``"zero"`` (TREC's rule) or ``"skip"``: each run's mean over its own topics only.
+
+    Returns:
+        One row per run, best first; ``topics`` counts the topics its mean is over.
+
+    Raises:
+        ValueError: ``missing`` is neither, the score column holds no numbers, or a (qid, run) repeats.
     """
+    if missing not in MISSING_TOPICS:
+        raise ValueError(f"mean_run_scores: missing must be one of {', '.join(map(repr, MISSING_TOPICS))}, "
+                         f"not {missing!r}")
     pt.validate.columns(scores, includes=["qid", run, score], context="mean_run_scores")
     values = _numbers(scores, score, "mean_run_scores")
-    _refuse_repeated_keys(
-        pd.DataFrame({"qid": scores["qid"].astype(str), run: scores[run].astype(str)}),
-        "mean_run_scores", ": a mean over topics needs one each",
-    )
-    frame = pd.DataFrame(
-        {"scored_qid": scores["qid"].astype(str).where(values.notna()), "run": scores[run].astype(str), score: values}
-    )
-    table = frame.groupby("run", sort=False).agg(topics=("scored_qid", "nunique"), **{score: (score, "mean")})
-    return _ranked(table.reset_index(), score)
+    keys = pd.DataFrame({"qid": scores["qid"].astype(str), run: scores[run].astype(str)})
+    _refuse_repeated_keys(keys, "mean_run_scores", ": a mean over topics needs one each")
+    frame = pd.DataFrame({"qid": keys["qid"].to_numpy(), "run": keys[run].to_numpy(), score: values.to_numpy()})
+    runs = pd.unique(frame["run"])
+    scored = frame.dropna(subset=[score])
+    matrix = scored.pivot(index="qid", columns="run", values=score).reindex(columns=runs)
+    answered = matrix.notna().sum(axis=0)
+    if missing == "zero":  # a run scored on no topic at all has no mean
+        means, counts = matrix.fillna(0.0).mean(axis=0).where(answered > 0), answered.where(answered == 0, len(matrix))
+    else:
+        means, counts = matrix.mean(axis=0), answered
+    table = pd.DataFrame({"run": runs, "topics": counts.to_numpy(dtype=int), score: means.to_numpy(dtype=float)})
+    fewer = {str(name): int(count) for name, count in answered.items() if count < len(matrix)}
+    table = _ranked(table, score)
+    table.attrs["fewer_topics"] = fewer
+    if fewer:
+        warnings.warn(fewer_topics_line(fewer, len(matrix), missing), stacklevel=2)
+    return table
+
+
+def fewer_topics_line(fewer: dict[str, int], topics: int, missing: str = "zero") -> str:
+    """One line naming the runs scored on fewer than all ``topics``, each with its count, and what their
+    means do with the others."""
+    named = ", ".join(f"{name!r} on {count}" for name, count in list(fewer.items())[:5])
+    more = f" and {len(fewer) - 5} more" if len(fewer) > 5 else ""
+    what = "count 0 in its mean (TREC's rule)" if missing == "zero" else "are left out of its mean"
+    subject = "run is" if len(fewer) == 1 else "runs are"
+    return (f"{len(fewer)} {subject} scored on fewer than the {topics} topic{'' if topics == 1 else 's'} of the others: "
+            f"{named}{more}; "
+            f"the topics a run lacks {what}")
 
 
 def _refuse_repeated_keys(keys: pd.DataFrame, context: str, why: str = "") -> None:

@@ -106,24 +106,36 @@ def nugget_score(
 
     A supported nugget counts 1, a partially supported one 0.5 (0 when ``strict``). ``"all"``
     averages over all nuggets, ``"vital"`` over the vital ones, ``"weighted"`` weights vital
-    nuggets 1 and okay nuggets 0.5. NaN when no nugget counts (e.g. a topic without vital nuggets).
-    A nugget with ``"counted": False`` (drawn from this response's own words: no self-credit) is
-    left out.
+    nuggets 1 and okay nuggets 0.5. A nugget with ``"counted": False`` (drawn from this response's
+    own words: no self-credit) is left out of both sides of the share. A response left with no
+    nugget that counts (an empty list, or every nugget ``counted: false``) scores 0, as nuggetizer's
+    scorer scores a response without nuggets, so it stays in its run's mean. NaN only where the
+    topic has no nugget of the score's kind at all (``"vital"`` on a topic without vital nuggets).
+
+    Raises:
+        ValueError: a ``counted`` that is not a boolean (the string ``"False"`` is not false).
     """
     _check_score_type(score_type)
     total = weight_sum = 0.0
-    for nugget in nuggets:
-        if nugget.get("counted", True) is False:
-            continue
+    of_kind = False
+    for position, nugget in enumerate(nuggets):
         importance = nugget["importance"]
         if score_type == "vital" and importance != "vital":
+            continue
+        of_kind = True
+        counted = nugget.get("counted", True)
+        if not isinstance(counted, (bool, np.bool_)):
+            raise ValueError(f"nugget {position}: counted must be True or False, not {counted!r}")
+        if not counted:
             continue
         weight = NUGGET_IMPORTANCE_WEIGHTS[importance] if score_type == "weighted" else 1.0
         assignment = nugget["assignment"]
         value = 0.0 if strict and assignment == "partial_support" else NUGGET_ASSIGNMENT_SCORES[assignment]
         total += weight * value
         weight_sum += weight
-    return total / weight_sum if weight_sum else float("nan")
+    if weight_sum:
+        return total / weight_sum
+    return 0.0 if of_kind or not nuggets else float("nan")
 
 
 def _check_score_type(score_type: str) -> None:
@@ -158,8 +170,10 @@ def nested_assignments(assignments: pd.DataFrame) -> pd.DataFrame:
         {"importance": importance, "assignment": assignment}
         for importance, assignment in zip(assignments["importance"], assignments["assignment"])
     ]
-    if "counted" in assignments.columns:  # no self-credit (see nugget_score)
-        for nugget, counted in zip(nuggets, assignments["counted"]):
+    if "counted" in assignments.columns:  # no self-credit (see nugget_score): booleans only
+        for row, (nugget, counted) in zip(assignments.index, zip(nuggets, assignments["counted"])):
+            if not isinstance(counted, (bool, np.bool_)):
+                raise ValueError(f"nugget assignments: row {row}: counted must be True or False, not {counted!r}")
             nugget["counted"] = bool(counted)
     grouped: dict[tuple[str, str], list[dict[str, str]]] = {}
     for key, nugget in zip(zip(keys["qid"], keys["docno"]), nuggets):
@@ -190,10 +204,19 @@ def nugget_scores(
             writes them (automatic assignments).
         score_type: ``"all"``, ``"vital"`` or ``"weighted"``.
         strict: count partial support as 0 instead of 0.5.
+
+    Raises:
+        ValueError: a malformed file or row, or a ``counted`` that is not a boolean (naming the
+            file and line, or the run and topic).
     """
     _check_score_type(score_type)
     frame = _assignments_frame(assignments)
-    scores = [nugget_score(nuggets, score_type=score_type, strict=strict) for nuggets in frame["nuggets"]]
+    scores = []
+    for qid, docno, nuggets in zip(frame["qid"], frame["docno"], frame["nuggets"]):
+        try:
+            scores.append(nugget_score(nuggets, score_type=score_type, strict=strict))
+        except ValueError as error:
+            raise ValueError(f"nugget assignments: run {docno!r} on topic {qid!r}: {error}") from None
     return pd.DataFrame(
         {"qid": frame["qid"].astype(str).to_numpy(), "docno": frame["docno"].astype(str).to_numpy(), "score": scores},
         columns=["qid", "docno", "score"],

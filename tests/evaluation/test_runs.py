@@ -325,7 +325,7 @@ def test_cli_runs_names_what_it_cannot_score(tmp_path, capsys):
     assert "note: MajorityVote(LEN1" in captured.err  # the topic with one response: a note of one line
     assert "UserWarning" not in captured.err and ".py:" not in captured.err  # no warning class, no source line
 
-    # ranks among the runs of the input; an answer without nuggets is named and left out of its run's mean
+    # ranks among the runs of the input; an answer without nuggets is named, scores 0 and stays in its run's mean
     assignments = pd.read_json(nuggets, lines=True, dtype={"qid": str})
     without = ((assignments["qid"] == "t1") & (assignments["run_id"] == "short")).to_numpy()
     assignments["nuggets"] = [[] if empty else nuggets for empty, nuggets in zip(without, assignments["nuggets"])]
@@ -334,10 +334,11 @@ def test_cli_runs_names_what_it_cannot_score(tmp_path, capsys):
     fewer_path, table_path = tmp_path / "fewer.jsonl", tmp_path / "runs.jsonl"
     fewer.to_json(fewer_path, orient="records", lines=True)
     assert main(["runs", str(fewer_path), "--axioms", "LEN1", "--nuggets", nuggets, "--output", str(table_path)]) == 0
-    assert "1 answer without nuggets" in capsys.readouterr().err
+    assert "1 answer without nuggets that count" in capsys.readouterr().err
     table = pd.read_json(table_path, lines=True).set_index("run")
-    assert table["nugget_rank"].to_dict() == {"middle": 2, "short": 1}  # 2/3 from t2 alone against 1/3
-    assert table.loc["short", "nugget_score"] == pytest.approx(2 / 3)
+    assert table["topics"].to_dict() == {"middle": 2, "short": 2}
+    assert table.loc["short", "nugget_score"] == pytest.approx(1 / 3)  # (0 + 2/3) / 2, not 2/3 from t2 alone
+    assert table["nugget_rank"].to_dict() == {"middle": 1, "short": 1}  # 1/3 and 1/3: a tie shares the rank
 
 
 def test_nugget_assignments_refuse_an_empty_file_and_answers_that_are_not_text(tmp_path, capsys):
@@ -362,7 +363,8 @@ def test_nugget_assignments_refuse_an_empty_file_and_answers_that_are_not_text(t
 
 def test_mean_run_scores_rank_runs_without_a_score_last_and_refuse_two_rows_per_topic():
     scores = pd.DataFrame({"qid": ["1", "1", "1"], "docno": ["A", "B", "C"], "score": [0.5, 0.2, np.nan]})
-    table = ev.mean_run_scores(scores)
+    with pytest.warns(UserWarning, match="'C' on 0"):
+        table = ev.mean_run_scores(scores)
     assert table["run"].tolist() == ["A", "B", "C"] and table["topics"].tolist() == [1, 1, 0]
     assert table["rank"].tolist()[:2] == [1, 2] and pd.isna(table["rank"].iloc[2])
     twice = pd.DataFrame({"qid": ["1", "1", "2", "2", "2"], "docno": list("ABABB"), "score": [1, 0, 0, 1, 1.0]})
@@ -379,7 +381,12 @@ def test_mean_run_scores_count_the_topics_with_a_score():
     scores = pd.DataFrame(
         {"qid": ["1", "2", "1", "2"], "docno": ["A", "A", "B", "B"], "score": [0.5, np.nan, 0.2, 0.4]}
     )
-    table = ev.mean_run_scores(scores).set_index("run")
+    with pytest.warns(UserWarning, match="'A' on 1"):
+        table = ev.mean_run_scores(scores).set_index("run")
+    assert table["topics"].to_dict() == {"A": 2, "B": 2}  # TREC's rule: A's missing topic counts 0
+    assert table["score"].to_dict() == pytest.approx({"A": 0.25, "B": 0.3})
+    with pytest.warns(UserWarning, match="'A' on 1"):
+        table = ev.mean_run_scores(scores, missing="skip").set_index("run")
     assert table["topics"].to_dict() == {"A": 1, "B": 2}
     assert table["score"].to_dict() == pytest.approx({"A": 0.5, "B": 0.3})
 
