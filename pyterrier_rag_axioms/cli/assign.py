@@ -29,7 +29,7 @@ from pyterrier_rag_axioms.cli._errors import CommandLineError, CommandLineParser
 from pyterrier_rag_axioms.cli._printing import print_note
 from pyterrier_rag_axioms.cli._processes_option import add_processes_option
 from pyterrier_rag_axioms.cli._progress import add_progress_options, resolve_progress
-from pyterrier_rag_axioms.cli.nugget_report import format_comparison, format_run_table
+from pyterrier_rag_axioms.cli.nugget_report import format_comparison, format_judge_table, format_run_table
 
 #: The command's name in its notes and errors.
 COMMAND = "rag-axioms assign"
@@ -102,6 +102,26 @@ def _sample_arguments(args: argparse.Namespace) -> None:
         args.nuggets = str(trec_sample_path("nuggets.jsonl"))
         args.manual = args.manual or str(trec_sample_path("assignments.jsonl"))
     args.runs = [str(path) for path in trec_sample_runs()]
+
+
+def manual_scores(per_topic: pd.DataFrame, manual: pd.DataFrame, source: str, *, command: str) -> pd.DataFrame:
+    """The per-topic scores of the manual assignments of the answers that ``per_topic`` scores; a note says how
+    many of those answers the manual file lacks.
+
+    Raises:
+        CommandLineError: the manual file assigns none of the answers.
+    """
+    from pyterrier_rag_axioms.evaluation.comparison import per_topic_nugget_scores
+
+    by_hand = per_topic_nugget_scores(manual)
+    answered = set(zip(per_topic["qid"], per_topic["run"]))
+    by_hand = by_hand[[key in answered for key in zip(by_hand["qid"], by_hand["run"])]]
+    if by_hand.empty:
+        raise CommandLineError(f"{source}: assigns nuggets to none of the runs' answers (qid and run_id)")
+    if len(answered) > len(by_hand):
+        print_note(command, f"{len(answered) - len(by_hand)} of the {len(answered)} answers have no manual "
+                   f"assignments in {source}: left out of the manual scores")
+    return by_hand
 
 
 def _write_assignments(assignments: pd.DataFrame, responses: pd.DataFrame, path: str) -> None:
@@ -199,16 +219,10 @@ def assign_main(argv: Sequence[str]) -> int:
     if manual is None:
         print(format_run_table(table))
     else:
-        by_hand = per_topic_nugget_scores(manual)
-        answered = set(zip(per_topic["qid"], per_topic["run"]))
-        by_hand = by_hand[[key in answered for key in zip(by_hand["qid"], by_hand["run"])]]
-        missing = len(answered) - len(by_hand)
-        if len(by_hand) == 0:
-            raise CommandLineError(f"{args.manual}: assigns nuggets to none of the runs' answers (qid and run_id)")
-        if missing:
-            print_note(COMMAND, f"{missing} of the {len(answered)} answers have no manual assignments in "
-                       f"{args.manual}: left out of the manual scores")
+        by_hand = manual_scores(per_topic, manual, args.manual, command=COMMAND)
         print(format_comparison(per_topic, by_hand, confidence=args.confidence, manual_source=Path(args.manual).name))
+        if judge_scores is not None:  # the run table's judge columns, which the comparison has no room for
+            print(format_judge_table(table))
         scores = [column for column in per_topic.columns if column not in ("qid", "run")]
         per_topic = per_topic.rename(columns={column: f"auto_{column}" for column in scores}).merge(
             by_hand.rename(columns={column: f"manual_{column}" for column in scores}), on=["qid", "run"], how="left"

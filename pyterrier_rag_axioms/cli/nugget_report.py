@@ -36,8 +36,12 @@ def comparison_table(automatic: pd.DataFrame, manual: pd.DataFrame) -> pd.DataFr
     return table.merge(by_hand, on="run", how="left")
 
 
-def format_comparison(automatic: pd.DataFrame, manual: pd.DataFrame, *, confidence: float, manual_source: str) -> str:
-    """The table of ``assign --manual``: per-run scores both ways, tau per score with its interval, tau per topic."""
+def format_comparison(
+    automatic: pd.DataFrame, manual: pd.DataFrame, *, confidence: float, manual_source: str,
+    automatic_source: str = "automatic",
+) -> str:
+    """The table of ``assign --manual`` (and ``score --manual``): per-run scores both ways, tau per score with its
+    interval, tau per topic; ``automatic_source`` heads the first side."""
     from pyterrier_rag_axioms.evaluation.comparison import compare_nugget_rankings, few_topics_warning, per_topic_tau
 
     table = comparison_table(automatic, manual)
@@ -45,7 +49,7 @@ def format_comparison(automatic: pd.DataFrame, manual: pd.DataFrame, *, confiden
     width = max([len(run) for run in runs] + [3])
     scores = "".join(f"  {name:>12}" for name in SHOWN_SCORES)
     lines = [
-        f"  {'':<{width}}  {'':>6}  {'automatic':^{14 * len(SHOWN_SCORES)}}  {'':>4}  "
+        f"  {'':<{width}}  {'':>6}  {automatic_source:^{14 * len(SHOWN_SCORES)}}  {'':>4}  "
         f"{'manual (' + manual_source + ')':^{14 * len(SHOWN_SCORES)}}",
         f"  {'run':<{width}}  {'topics':>6}{scores}  {'rank':>4}{scores}  {'rank':>4}",
     ]
@@ -56,12 +60,14 @@ def format_comparison(automatic: pd.DataFrame, manual: pd.DataFrame, *, confiden
         lines.append(f"  {run:<{width}}  {row.topics:>6}{auto}  {row.auto_rank:>4}{by_hand}  {manual_rank:>4}")
 
     taus = compare_nugget_rankings(automatic, manual, confidence=confidence)
+    between = ("the automatic and the manual ranking" if automatic_source == "automatic"
+               else f"the rankings of {automatic_source} and {manual_source}")
     taus = taus[taus["score"].isin(SHOWN_SCORES)]
     topics = int(taus["topics"].iloc[0])
     interval_header = f"{confidence:.0%} interval over {topics} topics"
     lines += [
         "",
-        f"Kendall's tau between the automatic and the manual ranking of {int(taus['runs'].iloc[0])} runs:",
+        f"Kendall's tau between {between} of {int(taus['runs'].iloc[0])} runs:",
         f"  {'score':<12}  {'tau':>6}  {interval_header:>28}  {'mean tau per topic':>18}",
     ]
     for row in taus.itertuples(index=False):
@@ -78,4 +84,11 @@ def format_comparison(automatic: pd.DataFrame, manual: pd.DataFrame, *, confiden
     return "\n".join(line.rstrip() for line in lines)
 
 
-__all__ = ["SHOWN_SCORES", "comparison_table", "format_comparison", "format_run_table"]
+def format_judge_table(table: pd.DataFrame) -> str:
+    """The run judge's mean score and rank of each run (``judge_score``, ``judge_rank``), best first, as ``assign
+    --judge --manual`` prints it beside the comparison of the nuggets' rankings."""
+    judged = table[["run", "judge_score", "judge_rank"]].sort_values(["judge_rank", "run"], kind="stable")
+    return "\nThe run judge's ranking (mean score per answer):\n" + format_run_table(judged.reset_index(drop=True))
+
+
+__all__ = ["SHOWN_SCORES", "comparison_table", "format_comparison", "format_judge_table", "format_run_table"]

@@ -6,16 +6,21 @@ or ``.parquet``); each answer's nugget scores (All, Vital, Weighted, each also s
 run's means over its topics out, ranked by the All score: the table ``rag-axioms assign`` prints,
 from the same functions (:func:`~pyterrier_rag_axioms.judgments.nugget_scores`), with no judge and
 no model. A nugget marked ``"counted": false`` (drawn from the answer's own words) earns that answer
-nothing, as in ``assign``'s own table.
+nothing, as in ``assign``'s own table; an answer left without a nugget that counts scores 0, and a
+topic a run lacks counts 0 (TREC's rule; a note names the run). With ``--manual FILE``, a second
+assignment file of the same answers, both rankings stand side by side with Kendall's tau, as
+``assign --manual`` prints them.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from pathlib import Path
 
 import pandas as pd
 
+from pyterrier_rag_axioms.cli._declared_option import add_declared_option
 from pyterrier_rag_axioms.cli._errors import CommandLineParser
 
 #: The command's name in its notes and errors.
@@ -33,6 +38,17 @@ def build_parser() -> argparse.ArgumentParser:
         "assignments", nargs="+", metavar="FILE",
         help="assignment file(s): JSON lines, one answer per line (qid, run_id, nuggets with importance and "
         "assignment), or the flat table of assign --assignments FILE.tsv or .parquet",
+    )
+    parser.add_argument(
+        "--manual", metavar="FILE",
+        help="another assignment file of the same answers (e.g. NIST's): print both rankings with Kendall's tau, its "
+        "bootstrap interval over topics and tau within each topic, as assign --manual does",
+    )
+    from pyterrier_rag_axioms.evaluation.comparison import compare_nugget_rankings
+
+    add_declared_option(
+        parser, compare_nugget_rankings, "confidence",
+        help="with --manual: level of tau's bootstrap interval over topics",
     )
     parser.add_argument("--output", metavar="FILE", help="save the run table (.jsonl, .tsv or .parquet)")
     parser.add_argument(
@@ -78,16 +94,18 @@ def score_main(argv: Sequence[str]) -> int:
     """Print each run's mean nugget scores of the assignment files; save the run table and the per-answer scores."""
     args = build_parser().parse_args(argv)
 
-    from pyterrier_rag_axioms.cli.assign import run_scores, write_outputs
-    from pyterrier_rag_axioms.cli.nugget_report import format_run_table
+    from pyterrier_rag_axioms.cli.assign import manual_scores, run_scores, write_outputs
+    from pyterrier_rag_axioms.cli.nugget_report import format_comparison, format_run_table
+    from pyterrier_rag_axioms.evaluation.bootstrap import check_confidence
     from pyterrier_rag_axioms.evaluation.comparison import per_topic_nugget_scores
     from pyterrier_rag_axioms.io import check_output_paths, format_of
 
+    check_confidence(args.confidence, caller="--confidence")
     outputs = {"--output": args.output, "--per-topic": args.per_topic}
     for path in outputs.values():
         if path:
             format_of(path)  # an unknown output format fails before any work
-    check_output_paths(outputs, inputs=args.assignments)
+    check_output_paths(outputs, inputs=[*args.assignments, args.manual])
     frames = [load_assignments(path).assign(source=path) for path in args.assignments]
     assignments = pd.concat(frames, ignore_index=True)
     repeated = assignments.duplicated(["qid", "docno"])
@@ -95,13 +113,20 @@ def score_main(argv: Sequence[str]) -> int:
         qid, run, source = assignments.loc[repeated.idxmax(), ["qid", "docno", "source"]]
         first = assignments.loc[(assignments["qid"] == qid) & (assignments["docno"] == run), "source"].iloc[0]
         raise ValueError(f"{source}: run {run!r} on topic {qid!r} is assigned in {first} too; give each answer once")
+    manual = load_assignments(args.manual) if args.manual else None
     table = run_scores(assignments)
+    per_topic = per_topic_nugget_scores(assignments)
     source = ", ".join(args.assignments) if len(args.assignments) <= 2 else f"{len(args.assignments)} files"
     print(f"{len(assignments)} answers of {assignments['docno'].nunique()} runs to {assignments['qid'].nunique()} "
           f"topics from {source}")
-    print(format_run_table(table))
-    write_outputs([(table, args.output, "Run table"),
-                   (per_topic_nugget_scores(assignments), args.per_topic, "Per-topic scores")])
+    if manual is None:
+        print(format_run_table(table))
+    else:
+        by_hand = manual_scores(per_topic, manual, args.manual, command=COMMAND)
+        first = Path(args.assignments[0]).name if len(args.assignments) == 1 else f"{len(args.assignments)} files"
+        print(format_comparison(per_topic, by_hand, confidence=args.confidence, manual_source=Path(args.manual).name,
+                                automatic_source=first))
+    write_outputs([(table, args.output, "Run table"), (per_topic, args.per_topic, "Per-topic scores")])
     return 0
 
 

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms.io import iter_lines
+from pyterrier_rag_axioms.io import iter_jsonl, iter_lines
 from pyterrier_rag_axioms.judgments._records import Record, keyed_records
 
 NuggetScoreType = Literal["all", "vital", "weighted"]
@@ -64,6 +64,7 @@ def load_nugget_assignments(path: str | Path) -> pd.DataFrame:
             type (a query or answer that is not a string) or an unknown importance or assignment,
             or repeats a (qid, run_id); the message names file and line.
     """
+    _refuse_other_kinds(path)
     rows = []
     for (qid, run_id), line in keyed_records(path, qid="qid", docno="run_id", what="run"):
         nuggets = []
@@ -97,6 +98,29 @@ def load_nugget_assignments(path: str | Path) -> pd.DataFrame:
         raise ValueError(f"{path}:1: no nugget assignments (the file is empty); expected one JSON object per line")
     columns = ["qid", "query", "docno", "response", "context", "response_length", "nuggets"]
     return pd.DataFrame(rows, columns=columns)
+
+
+#: Other files given where assignments belong, by the fields of their first record: (fields, what it is).
+OTHER_FILE_KINDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("topic_id", "answer"), "a TREC 2024 RAG run file (topic_id, answer)"),
+    (("qid", "nuggets"), "a nugget file (qid, nuggets without run_id and answer_text)"),
+    (("qid", "response"), "a response file (qid, response)"),
+    (("qanswer",), "a response file (qanswer)"),
+)
+
+
+def _refuse_other_kinds(path: str | Path) -> None:
+    """Name the kind of file that the first record of ``path`` looks like, where it is no assignment file."""
+    for number, record in iter_jsonl(path):
+        if {"run_id", "answer_text", "nuggets"} <= set(record):
+            return
+        for fields, kind in OTHER_FILE_KINDS:
+            if set(fields) <= set(record):
+                raise ValueError(
+                    f"{path}:{number}: this looks like {kind}, not nugget assignments (qid, run_id, answer_text, "
+                    "nuggets with their assignment)"
+                )
+        return
 
 
 def nugget_score(

@@ -28,3 +28,13 @@ def test_assign_with_the_judge_ranks_the_runs_both_ways_and_gives_the_judge_alon
     pd.testing.assert_series_equal(got.sort_index(), expected.loc[got.index].sort_index(), check_names=False,
                                    rtol=1e-9)
     assert written.sort_values("judge_rank")["run"].iloc[0] == expected.idxmax()
+
+
+def test_assign_with_the_judge_and_manual_assignments_prints_the_judges_ranking_too(tmp_path):
+    completed = run_cli("assign", "--judge", "--quiet", cwd=tmp_path)  # the sample, with NIST's as --manual
+    assert completed.returncode == 0, completed.stderr
+    assert "manual (assignments.jsonl)" in completed.stdout
+    judged = completed.stdout.split("The run judge's ranking (mean score per answer):\n")[1].splitlines()
+    assert judged[0].split() == ["run", "judge_score", "judge_rank"]
+    ranks = [int(line.split()[-1]) for line in judged[1:9]]
+    assert len(ranks) == 8 and ranks == sorted(ranks) and ranks[0] == 1
