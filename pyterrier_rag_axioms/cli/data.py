@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
             f"{DATA_COMMIT[:12]}): 'list' shows each file and where it is on this machine, 'fetch' downloads the "
             f"missing ones into PyTerrier's data folder, each checked against its SHA-256. ${DATA_VARIABLE} names a "
             f"local copy (DIR/<dataset>/<file>) for machines without a network; ${BASE_URL_VARIABLE} another server. "
-            "'path' prints where a fetched file is, or a sample shipped in the package: "
+            "'list' also shows, and 'path' prints where it is, each sample shipped in the package: "
             + "; ".join(f"{name}: {what}" for name, what in SAMPLES.items()) + "."
         ),
     )
@@ -104,8 +104,12 @@ def data_main(argv: Sequence[str]) -> int:
     if args.action == "path":
         print("\n".join(str(path) for path in _paths(list(dict.fromkeys(args.datasets)))))
         return 0
-    names = list(dict.fromkeys(args.datasets)) or list(public_datasets())
-    files = [file for name in names for file in dataset_files(name)]
+    names = list(dict.fromkeys(args.datasets)) or [*public_datasets(), *(SAMPLES if args.action == "list" else ())]
+    samples = [name for name in names if name in SAMPLES]
+    if samples and args.action == "fetch":
+        raise CommandLineError(f"fetch: {samples[0]!r} is shipped in the package, nothing to fetch; "
+                               f"`rag-axioms data path {samples[0]}` prints where it is")
+    files = [file for name in names if name not in SAMPLES for file in dataset_files(name)]
     for file in files:
         if args.action == "fetch":
             path = public_file(file.dataset, file.role, verbose=args.verbose, force=args.force)
@@ -113,4 +117,8 @@ def data_main(argv: Sequence[str]) -> int:
         else:
             print(f"{file.dataset:<14} {file.role:<10} {file.size / 1e6:6.2f} MB  {_located(file)[1]}")
             print(f"{'':<14} {'':<10} {file.description}; {file_url(file)}")
+    for name, path in zip(samples, _paths(samples) if samples else []):
+        size = sum(part.stat().st_size for part in [path, *path.rglob("*")] if part.is_file())
+        print(f"{name:<14} {'shipped':<10} {size / 1e6:6.2f} MB  {path}")
+        print(f"{'':<14} {'':<10} {SAMPLES[name]}; in the package (rag-axioms data path {name})")
     return 0
