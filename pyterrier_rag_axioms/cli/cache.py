@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import os
 from collections.abc import Sequence
+from pathlib import Path
 
 from pyterrier_rag_axioms.cli._cache_option import add_cache_option, cache_directory
 from pyterrier_rag_axioms.cli._declared_option import add_declared_option
@@ -30,34 +33,78 @@ def _prune_partial_files(folders: Sequence[str]) -> None:
     print(f"Removed {len(removed)} .partial-* files left by killed writes (untouched for {hours:g} hour).")
 
 
+def _current_model_folders(directory: str | None) -> list[Path]:
+    """The folders of the model files that this version's default encoders use, in the cache's folders and the
+    default ones (whether built or not)."""
+    from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
+
+    folders = []
+    for backend in _default_backends():
+        for cache_dir in dict.fromkeys([None, directory]):
+            folders.append(SentenceSimilarity(backend=backend, cache_dir=cache_dir).encoder.export_path.parent)
+    return list(dict.fromkeys(folders))
+
+
 def _prune_exports(directory: str | None, unused_days: float) -> None:
     """Remove the ONNX model files not used for ``unused_days`` days (other versions') and the partial files of
-    killed builds from every folder of model files the package writes to (the default one and the cache's)."""
-    from pathlib import Path
+    killed builds from every folder of model files the package writes to (the default one and the cache's).
 
-    from pyterrier_rag_axioms.tools.embeddings.onnx_build import prune_exports
+    The model files of this version are never removed, however long unused (``--unused-days 0`` included): their
+    build locks are held while the others are pruned, so that the pruning passes them by as if being built, and
+    only their partial files of killed builds are removed."""
+    from pyterrier_rag_axioms.tools.embeddings.onnx_build import build_lock, prune_exports, remove_stale_builds
     from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import default_export_dir
     from pyterrier_rag_axioms.tools.embeddings.static_encoder import default_static_dir
 
     kinds = ("onnx", "static")
     folders = list(dict.fromkeys([default_export_dir(), default_static_dir(),
                                   *([Path(directory) / kind for kind in kinds] if directory else [])]))
-    removed = [prune_exports(folder, unused_days=unused_days) for folder in folders]
+    current = [folder for folder in _current_model_folders(directory) if folder.is_dir()]
+    with contextlib.ExitStack() as held:
+        for folder in current:
+            held.enter_context(build_lock(folder))
+        removed = [prune_exports(folder, unused_days=unused_days) for folder in folders]
+        kept_builds = sum(len(remove_stale_builds(folder)) for folder in current)
     print(f"Removed {sum(exports for exports, _ in removed)} model folders (ONNX, static) not used for "
           f"{unused_days:g} days "
-          f"and {sum(builds for _, builds in removed)} partial builds from {', '.join(map(str, folders))}.")
+          f"and {sum(builds for _, builds in removed) + kept_builds} partial builds from "
+          f"{', '.join(map(str, folders))}; kept this version's {len(current)}.")
+
+
+def _show_model_files(directory: str | None) -> None:
+    """One line per folder of model files (the default ones under ``$XDG_CACHE_HOME``, and the cache's): its size,
+    last use and whether this version uses it."""
+    from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import default_export_dir
+    from pyterrier_rag_axioms.tools.embeddings.static_encoder import default_static_dir
+
+    current = set(_current_model_folders(directory))
+    parents = list(dict.fromkeys([default_export_dir(), default_static_dir(),
+                                  *([Path(directory) / "onnx", Path(directory) / "static"] if directory else [])]))
+    for parent in parents:
+        folders = sorted(path for path in parent.iterdir() if path.is_dir()) if parent.is_dir() else []
+        print(f"{parent}: {len(folders)} model folder{'' if len(folders) == 1 else 's'}")
+        for folder in folders:
+            files = [path for path in folder.rglob("*") if path.is_file()]
+            size = sum(path.stat().st_size for path in files)
+            last = max((path.stat().st_mtime for path in folder.iterdir()), default=None)
+            mark = "  this version" if folder in current else ""
+            print(f"  {folder.name[:12]}  {len(files):>4} files {size / 1e6:>8.1f} MB  last used {_when(last)}{mark}")
+
+
+def _default_backends() -> list[str]:
+    """The encoder backends of the defaults (the run judge, the assigner, the extractor) that build model files."""
+    from pyterrier_rag_axioms.nuggets import assigner, extractor
+    from pyterrier_rag_axioms.preference import PreferenceModel
+
+    defaults = [PreferenceModel.default("nuggets").encoder, assigner.DEFAULT_ENCODER, extractor.DEFAULT_ENCODER]
+    return [backend for backend in dict.fromkeys(defaults) if backend != "torch"]
 
 
 def _build_model_files(directory: str | None) -> None:
     """Build (or check) the model files of the default encoders, in the cache or the default folders."""
-    from pyterrier_rag_axioms.nuggets import assigner, extractor
-    from pyterrier_rag_axioms.preference import PreferenceModel
     from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
 
-    defaults = [PreferenceModel.default("nuggets").encoder, assigner.DEFAULT_ENCODER, extractor.DEFAULT_ENCODER]
-    for backend in dict.fromkeys(defaults):
-        if backend == "torch":
-            continue
+    for backend in _default_backends():
         encoder = SentenceSimilarity(backend=backend, cache_dir=directory).encoder
         digest = encoder.prepare()
         print(f"{backend}: {encoder.export_path} (SHA-256 {digest[:16]}...)")
@@ -103,16 +150,22 @@ def cache_main(argv: Sequence[str]) -> int:
         raise CommandLineError("--outputs-in goes with --prune")
     if not args.unused_days >= 0:
         raise CommandLineError(f"--unused-days must be >= 0, not {args.unused_days!r}")
+    if directory is not None and not os.path.isdir(directory) and not args.build:  # a typo makes no empty cache
+        what = "is a file, not a directory" if os.path.exists(directory) else "no such directory"
+        raise CommandLineError(f"{source} {directory}: {what} (a command given --cache DIR makes the cache there)")
     if args.build:
         _build_model_files(directory)
+        if not args.prune:
+            return 0
+    if directory is None:  # the default folders of model files under $XDG_CACHE_HOME, and the outputs' folders
+        if args.prune:
+            _prune_exports(None, args.unused_days)
+            if args.outputs_in:
+                _prune_partial_files(args.outputs_in)
+        elif not args.build:
+            _show_model_files(None)
+            print("No cache of parses and embeddings: --cache DIR or $RAG_AXIOMS_CACHE keeps them between runs.")
         return 0
-    if directory is None and args.prune:  # the default folder of model files, and the outputs' folders
-        _prune_exports(None, args.unused_days)
-        if args.outputs_in:
-            _prune_partial_files(args.outputs_in)
-        return 0
-    if directory is None:
-        raise CommandLineError("give the cache directory: --cache DIR, or set $RAG_AXIOMS_CACHE")
     check_cache(directory)
     path = database_path(directory)
     if args.prune:
