@@ -32,26 +32,18 @@ REFERENCE_NUGGET_COLUMNS: list[str] = ["qid", "nugget_id", "nugget", "importance
 SCORE_COLUMN = "reference_score"
 
 
-def _answers_of(value: object, where: str) -> list[str]:
-    """The reference answers of one ``gold_answer`` cell: a string, or a list (tuple, array) of strings."""
-    values = value.tolist() if isinstance(value, np.ndarray) else value
-    values = [values] if isinstance(values, str) else values
-    if not isinstance(values, (list, tuple)) or not all(isinstance(text, str) for text in values):
-        raise ValueError(f"reference_nuggets: {where}: gold_answer must be a string or a list of strings, "
-                         f"not {value!r}")
-    return [text for text in values if text.strip()]
-
-
 def _answer_texts(answers: pd.DataFrame) -> dict[str, list[str]]:
-    """The non-blank reference answers of each qid, in row order (a row's list in its order)."""
+    """The non-blank reference answers of each qid that has one, in row order (a row's list in its order);
+    a topic whose answers are all blank or missing has none (no reference, as the preference model reads it)."""
+    from pyterrier_rag_axioms.preference.reference import gold_answer_texts
+
     pt.validate.columns(answers, includes=["qid", "gold_answer"], context="reference_nuggets")
     texts_of: dict[str, list[str]] = {}
     for position, row in enumerate(answers.to_dict("records")):
         qid = str(row["qid"])
-        texts_of.setdefault(qid, []).extend(_answers_of(row["gold_answer"], f"row {position} (qid {qid!r})"))
-    empty = [qid for qid, texts in texts_of.items() if not texts]
-    if empty:
-        raise ValueError(f"reference_nuggets: qid {empty[0]!r} has no reference answer that is not blank")
+        texts = gold_answer_texts(row["gold_answer"], f"reference_nuggets: row {position} (qid {qid!r})")
+        if texts:
+            texts_of.setdefault(qid, []).extend(texts)
     return texts_of
 
 
@@ -67,11 +59,11 @@ def reference_nuggets(answers: pd.DataFrame) -> pd.DataFrame:
         A nugget frame (``qid``, ``query`` where given, ``nugget_id``, ``nugget``, ``importance``,
         ``answer``): ``answer`` is the position of the reference answer among its topic's, and
         ``nugget_id`` is ``"<answer>-<fact>"``. An answer in which the splitter finds no statement
-        (``"Paris"``, ``"1969"``) is one nugget as it stands.
+        (``"Paris"``, ``"1969"``) is one nugget as it stands. A topic whose reference answers are
+        all blank or missing has no reference, and no nuggets.
 
     Raises:
-        ValueError: a missing column, a ``gold_answer`` that is no text, or a topic without a
-            non-blank reference answer; the message names the row and qid.
+        ValueError: a missing column, or a ``gold_answer`` that is no text; the message names the row and qid.
     """
     from pyterrier_rag_axioms.tools.text.facts import atomic_facts_of
 
@@ -122,20 +114,28 @@ def reference_score(
         assigner: the assigner, whose ``nuggets`` must be ``nuggets`` (default: the shipped one).
 
     Returns:
-        The normalised response frame with ``nugget_recall``, ``rouge_l`` and :data:`SCORE_COLUMN`.
+        The normalised response frame with ``nugget_recall``, ``rouge_l`` and :data:`SCORE_COLUMN`;
+        NaN for the responses of a topic without a reference answer (blank or missing).
     """
     from rouge_score_rs import rouge_scorer
 
     from pyterrier_rag_axioms.frames import response_frame
 
     nuggets = reference_nuggets(answers) if nuggets is None else nuggets
-    assigner = NuggetAssigner(nuggets=nuggets, processes=1) if assigner is None else assigner
+    texts = _answer_texts(answers)
     frame = response_frame(responses, assigner)
+    referenced = frame["qid"].isin(set(texts)) & frame["qid"].isin(set(nuggets["qid"].astype(str)))
+    columns = ["nugget_recall", "rouge_l", SCORE_COLUMN]
+    if not referenced.any():  # no topic has a reference answer: nothing to assign
+        return frame.assign(**dict.fromkeys(columns, np.nan))
+    if not referenced.all():  # the responses of topics without a reference answer score NaN
+        scored = reference_score(frame[referenced], answers, nuggets=nuggets, assigner=assigner)
+        return frame.merge(scored[["qid", "docno", *columns]], on=["qid", "docno"], how="left")
+    assigner = NuggetAssigner(nuggets=nuggets, processes=1) if assigner is None else assigner
     pairs = support_probabilities(assigner, frame).merge(
         nuggets.assign(qid=nuggets["qid"].astype(str), nugget_id=nuggets["nugget_id"].astype(str))[
             ["qid", "nugget_id", "answer"]], on=["qid", "nugget_id"], how="left")
     recall = pairs.groupby(["qid", "docno", "answer"], sort=False)["probability"].mean()
-    texts = _answer_texts(answers)
     rouge = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
     response_of = dict(zip(zip(frame["qid"], frame["docno"]), frame["response"]))
     rows = []

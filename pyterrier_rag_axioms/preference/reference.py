@@ -25,9 +25,14 @@ if TYPE_CHECKING:
 GOLD_ANSWER = "gold_answer"
 
 
-def _answers(value: object, where: str) -> tuple[str, ...]:
-    """The non-blank reference answers of one cell: a string or a list (tuple, array) of strings;
-    none for a missing value."""
+def gold_answer_texts(value: object, where: str) -> tuple[str, ...]:
+    """The non-blank reference answers of one ``gold_answer`` cell: a string or a list (tuple, array)
+    of strings; none for a missing value or blank text (no reference, wherever the package reads
+    one). ``where`` starts the error's message.
+
+    Raises:
+        ValueError: a value that is neither a string nor a list of strings.
+    """
     if value is None or (isinstance(value, float) and np.isnan(value)):
         return ()
     values = value.tolist() if isinstance(value, np.ndarray) else value
@@ -52,7 +57,7 @@ def reference_answers(table: ResponseTable, name: str) -> pd.DataFrame | None:
     query_of: dict[str, str] = {}
     for qid, query, docno, value in zip(table.responses["qid"], table.responses["query"],
                                         table.responses["docno"], values):
-        answers = _answers(value, f"{name}: qid {qid!r}, docno {docno!r}")
+        answers = gold_answer_texts(value, f"{name}: qid {qid!r}, docno {docno!r}")
         if answers and answers_of.setdefault(qid, answers) != answers:
             raise ValueError(f"{name}: the responses of qid {qid!r} carry different {GOLD_ANSWER} values; "
                              "give each topic's reference answers once (a list for several)")

@@ -49,8 +49,8 @@ def test_a_list_of_answers_and_short_answers():
 def test_bad_reference_answers_are_named():
     with pytest.raises(ValueError, match=r"reference_nuggets: row 1 \(qid 'b'\): gold_answer must be a string"):
         reference_nuggets(pd.DataFrame({"qid": ["a", "b"], "gold_answer": ["Paris", 3]}))
-    with pytest.raises(ValueError, match="reference_nuggets: qid 'a' has no reference answer that is not blank"):
-        reference_nuggets(pd.DataFrame({"qid": ["a"], "gold_answer": ["  "]}))
+    blank = reference_nuggets(pd.DataFrame({"qid": ["a", "b", "c"], "gold_answer": ["  ", None, "Paris"]}))
+    assert blank["qid"].tolist() == ["c"]  # a blank or missing gold answer is no reference, as the model reads it
     with pytest.raises(pt.validate.InputValidationError, match="gold_answer"):
         reference_nuggets(pd.DataFrame({"qid": ["a"], "answer": ["Paris"]}))
 
@@ -85,3 +85,26 @@ def test_ref_nuggets_measure_in_pt_experiment(sample_answers, sample_responses):
     assert list(result["name"]) == ["first", "second"]
     assert result["RefNuggets"].between(0, 2).all()
     assert result["RefNuggets"].iloc[0] > result["RefNuggets"].iloc[1]
+
+
+def test_a_blank_gold_answer_is_no_reference_and_aborts_nothing(sample_answers, sample_responses):
+    topics = sample_responses[["qid", "query"]].drop_duplicates()
+    first = sample_responses.groupby("qid", sort=False).nth(0)[["qid", "response"]]
+    system = pt.apply.generic(lambda frame: frame.merge(first.rename(columns={"response": "qanswer"}), on="qid"))
+    blank_qid = sample_answers["qid"].iloc[0]
+    blanked = sample_answers[["qid", "gold_answer"]].assign(
+        gold_answer=["  " if qid == blank_qid else answer for qid, answer in zip(sample_answers["qid"],
+                                                                                  sample_answers["gold_answer"])])
+    per_query = pt.Experiment([system], topics, blanked, [RefNuggets], perquery=True).set_index("qid")["value"]
+    whole = pt.Experiment([system], topics, sample_answers[["qid", "gold_answer"]], [RefNuggets], perquery=True)
+    others = whole[whole["qid"] != blank_qid].set_index("qid")["value"]
+    assert per_query.drop(blank_qid).to_dict() == pytest.approx(others.to_dict())
+    assert per_query[blank_qid] == 0.0  # no value: ir_measures counts a query of the qrels without one as 0
+    without = blanked[blanked["qid"] != blank_qid]  # no row at all: not scored, as a query without qrels
+    mean = pt.Experiment([system], topics, without, [RefNuggets])["RefNuggets"].iloc[0]
+    assert mean == pytest.approx(others.mean())
+    responses = sample_responses[sample_responses["qid"].isin([blank_qid, sample_answers["qid"].iloc[1]])]
+    scored = reference_score(responses, blanked)
+    assert scored[scored["qid"] == blank_qid]["reference_score"].isna().all()
+    assert scored[scored["qid"] != blank_qid]["reference_score"].notna().all()
+    assert reference_score(responses, blanked[blanked["qid"] == blank_qid])["reference_score"].isna().all()
