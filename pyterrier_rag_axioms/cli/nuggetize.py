@@ -6,13 +6,16 @@ in nuggetizer's "create" format: one topic per line, ``{"qid", "query", "nuggets
 "importance", "nugget_id", "support", "sources", "drawn_from", "passages"}]}``. A person may edit
 the file (delete a nugget, reword it, make a vital one okay); ``rag-axioms assign --nuggets``
 reads it back. Without run files, the shipped TREC 2024 RAG sample's runs; without ``--output``,
-the nuggets are printed.
+the nuggets are printed. The extractor's settings are options (:data:`EXTRACTOR_OPTIONS`, with
+``--max-nuggets`` and ``--sentence-model``), their defaults the extractor's. A topic where no two
+runs state one fact is written with an empty list of nuggets, and one line says so.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import warnings
 from collections.abc import Sequence
 
 import pandas as pd
@@ -26,6 +29,26 @@ from pyterrier_rag_axioms.cli._progress import add_progress_options, resolve_pro
 
 #: The command's name in its notes and errors.
 COMMAND = "rag-axioms nuggetize"
+#: The extractor's settings the command offers besides ``--max-nuggets`` and ``--sentence-model``: the parameter,
+#: its metavar, what the option does, and the default's text where the value alone says too little.
+EXTRACTOR_OPTIONS: tuple[tuple[str, str, str, str | None], ...] = (
+    ("similarity", "COSINE", "the cosine from which an answer's statement restates a candidate", None),
+    (
+        "merge_similarity",
+        "COSINE",
+        "the cosine from which a candidate is a paraphrase of a chosen nugget",
+        "--similarity",
+    ),
+    (
+        "min_support",
+        "N",
+        "the fewest other answers that must restate a candidate",
+        "2, but at most a third of a topic's other answers and at least 1",
+    ),
+    ("min_support_share", "SHARE", "the fewest supporting answers, as a share of the best-supported nugget's", None),
+    ("vital_share", "SHARE", "vital where a nugget's support is at least this share of the topic's largest", None),
+    ("max_words", "N", "the most words of a nugget", None),
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,14 +57,24 @@ def build_parser() -> argparse.ArgumentParser:
         description="Draw each topic's nuggets from the answers of TREC 2024 RAG run files, without an LLM, "
         "and write them as nuggetizer writes created nuggets (one topic per line) for review.",
     )
-    parser.add_argument("runs", nargs="*", metavar="RUN", help="TREC 2024 RAG run file(s) (JSON lines, gzip or not; "
-                        "default: the shipped TREC 2024 RAG sample's eight runs)")
-    parser.add_argument("--output", metavar="FILE", help="the nugget file to write (JSON lines; default: print the "
-                        "nuggets of each topic)")
+    parser.add_argument(
+        "runs",
+        nargs="*",
+        metavar="RUN",
+        help="TREC 2024 RAG run file(s) (JSON lines, gzip or not; "
+        "default: the shipped TREC 2024 RAG sample's eight runs)",
+    )
+    parser.add_argument(
+        "--output",
+        metavar="FILE",
+        help="the nugget file to write (JSON lines; default: print the nuggets of each topic)",
+    )
     parser.add_argument("--topics", metavar="FILE", help="topics file (qid<TAB>query) for lines without 'topic'")
     from pyterrier_rag_axioms.nuggets import NuggetExtractor
 
     add_declared_option(parser, NuggetExtractor, "max_nuggets", metavar="N", help="most nuggets per topic")
+    for name, metavar, text, default_text in EXTRACTOR_OPTIONS:
+        add_declared_option(parser, NuggetExtractor, name, metavar=metavar, help=text, default_text=default_text)
     parser.add_argument("--sentence-model", metavar="NAME", help="sentence-transformers model name or path")
     add_progress_options(parser)
     add_cache_option(parser)
@@ -57,8 +90,10 @@ def checked_output(path: str, inputs: Sequence[str | None]) -> None:
     if not path.strip():
         raise CommandLineError("--output: the path is empty; give the name of the nugget file to write")
     if not path.lower().endswith((".jsonl", ".jsonl.gz", ".json", ".json.gz")):
-        raise CommandLineError(f"--output {path}: nuggetize writes JSON lines (nuggetizer's create format), so name "
-                               "the file .jsonl (or .jsonl.gz)")
+        raise CommandLineError(
+            f"--output {path}: nuggetize writes JSON lines (nuggetizer's create format), so name "
+            "the file .jsonl (or .jsonl.gz)"
+        )
     check_output_path(path, inputs=inputs)
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
@@ -119,12 +154,21 @@ def nuggetize_main(argv: Sequence[str]) -> int:
     use_cache_option(args)
 
     from pyterrier_rag_axioms.nuggets import NuggetExtractor
+    from pyterrier_rag_axioms.nuggets.extractor import NoNuggetsWarning
     from pyterrier_rag_axioms.nuggets.review import save_nuggets
 
     responses = run_answers(args.runs, args.topics)
-    extractor = NuggetExtractor(max_nuggets=args.max_nuggets, sentence_model=args.sentence_model, verbose=args.verbose,
-                                processes=args.processes)
-    nuggets = extractor(responses[["qid", "query", "docno", "response"]])
+    settings = {name: getattr(args, name) for name, *_ in EXTRACTOR_OPTIONS}
+    extractor = NuggetExtractor(
+        max_nuggets=args.max_nuggets,
+        sentence_model=args.sentence_model,
+        verbose=args.verbose,
+        processes=args.processes,
+        **settings,
+    )
+    with warnings.catch_warnings():  # the command says it in its own line below
+        warnings.simplefilter("ignore", NoNuggetsWarning)
+        nuggets = extractor(responses[["qid", "query", "docno", "response"]])
     empty = sorted(set(responses["qid"]) - set(nuggets["qid"]))
     summary = (
         f"{len(nuggets)} nuggets ({(nuggets['importance'] == 'vital').sum()} vital) drawn from {len(responses)} "
@@ -134,11 +178,17 @@ def nuggetize_main(argv: Sequence[str]) -> int:
         print(summary)
         print(format_nuggets(nuggets, responses))
     else:
-        save_nuggets(nuggets, args.output)
+        topics = dict(sorted(zip(responses["qid"], responses["query"])))
+        save_nuggets(nuggets, args.output, topics=topics)  # a topic without nuggets too, with an empty list
         print(f"{summary}; written to {printable(args.output)}")
     if empty:
+        named = ", ".join(printable(qid) for qid in empty[:3]) + (
+            f" and {len(empty) - 3} more" if len(empty) > 3 else ""
+        )
+        where = " (an empty list in the file)" if args.output is not None else ""
         print(
-            f"no statement is made by several runs for {len(empty)} topics (e.g. {printable(empty[0])}): "
-            "they have no nuggets in the file"
+            f"no two runs state one fact for topic {named}: it has no nuggets{where}"
+            if len(empty) == 1
+            else f"no two runs state one fact for {len(empty)} topics ({named}): they have no nuggets{where}"
         )
     return 0

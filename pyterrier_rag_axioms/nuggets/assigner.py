@@ -12,6 +12,7 @@ The assignments go through the same score functions as human ones
 from __future__ import annotations
 
 import functools
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -31,7 +32,7 @@ from pyterrier_rag_axioms.frames import response_frame
 from pyterrier_rag_axioms.judgments import NUGGET_ASSIGNMENT_SCORES, load_nugget_assignments
 from pyterrier_rag_axioms.nuggets._evidence import TextEvidence, nugget_parts, text_evidence
 from pyterrier_rag_axioms.nuggets._features import FEATURES, PairEvidence, PartsEvidence, topic_features
-from pyterrier_rag_axioms.nuggets.files import load_nuggets
+from pyterrier_rag_axioms.nuggets.files import EMPTY_TOPICS, load_nuggets
 from pyterrier_rag_axioms.nuggets.model import NuggetModel, fit_nugget_model, resolve_nugget_model
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.processes import map_topics, response_characters
@@ -49,7 +50,14 @@ DEFAULT_ENCODER = "onnx-int8"
 
 #: The columns of the assigner's output, in order.
 ASSIGNMENT_COLUMNS: list[str] = [
-    "qid", "docno", "nugget_id", "nugget", "importance", "assignment", "confidence", "spans",
+    "qid",
+    "docno",
+    "nugget_id",
+    "nugget",
+    "importance",
+    "assignment",
+    "confidence",
+    "spans",
 ]
 
 
@@ -97,7 +105,8 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
     model: NuggetModel | str | Path | None = parameter(None, shown=shown_source)
     #: A sentence-transformers model name or path, or a shared tool (default: :data:`DEFAULT_ENCODER`).
     sentence_model: SentenceSimilarity | str | None = parameter(
-        None, role=TOOL,
+        None,
+        role=TOOL,
         resolve=lambda assigner, model: resolve_sentence_similarity(model, default_backend=DEFAULT_ENCODER),
     )
     #: A spaCy model name or analyzer (default: the shared one).
@@ -123,6 +132,16 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
 
     def _responses(self, inp: pd.DataFrame) -> pd.DataFrame:
         responses = response_frame(inp, self)
+        empty = [qid for qid in self.nugget_frame.attrs.get(EMPTY_TOPICS, ()) if (responses["qid"] == qid).any()]
+        if empty:  # topics the source lists without nuggets (none drawn): unjudged, as TREC leaves such topics out
+            warnings.warn(
+                f"NuggetAssigner: {len(empty)} topic{'s' if len(empty) > 1 else ''} of the responses "
+                f"({', '.join(map(repr, empty[:3]))}{' ...' if len(empty) > 3 else ''}) "
+                f"{'have' if len(empty) > 1 else 'has'} no nuggets: {'their' if len(empty) > 1 else 'its'} answers "
+                "are left out",
+                stacklevel=3,
+            )
+            responses = responses[~responses["qid"].isin(empty)].reset_index(drop=True)
         known = set(self.nugget_frame["qid"])
         missing = list(dict.fromkeys(qid for qid in responses["qid"] if qid not in known))
         if missing:
@@ -143,8 +162,10 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         by_qid = dict(list(self.nugget_frame[self.nugget_frame["qid"].isin(topics)].groupby("qid", sort=False)))
         # nuggets apart from answers and queries: only a nugget's named entities are read, so only
         # the nuggets' parse goes on to named-entity recognition
-        parts = nugget_parts(self.text_analyzer.analyse(
-            dict.fromkeys(text for qid in topics for text in by_qid[qid]["nugget"])), self.text_analyzer)
+        parts = nugget_parts(
+            self.text_analyzer.analyse(dict.fromkeys(text for qid in topics for text in by_qid[qid]["nugget"])),
+            self.text_analyzer,
+        )
         part_texts = dict.fromkeys(part for found in parts.values() for part in found)
         nugget_evidence: dict[str, TextEvidence] = {
             analysis.text: text_evidence(analysis) for analysis in self.text_analyzer.analyse(part_texts)
@@ -168,7 +189,7 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
             ends = np.cumsum([len(nugget) for nugget in topic_parts])
             for text, pairs in zip(answers, found):
                 pairs_of[(qid, text)] = [
-                    pairs[end - 1] if len(nugget) == 1 else PartsEvidence(tuple(pairs[end - len(nugget):end]))
+                    pairs[end - 1] if len(nugget) == 1 else PartsEvidence(tuple(pairs[end - len(nugget) : end]))
                     for nugget, end in zip(topic_parts, ends)
                 ]
         return pairs_of
@@ -187,9 +208,13 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         by_qid = dict(list(self.nugget_frame.groupby("qid", sort=False)))
         pairs_of: dict[tuple[str, str], list[PairEvidence | PartsEvidence]] = {}
         for found in map_topics(
-            functools.partial(self._topic_pairs, responses), topics, weights=response_characters(responses, topics),
-            processes=self.processes, prepare=self.prepare,
-            verbose=self.verbose, desc="NuggetAssigner",
+            functools.partial(self._topic_pairs, responses),
+            topics,
+            weights=response_characters(responses, topics),
+            processes=self.processes,
+            prepare=self.prepare,
+            verbose=self.verbose,
+            desc="NuggetAssigner",
         ):
             pairs_of.update(found)
         for qid, docno, text in zip(responses["qid"], responses["docno"], responses["response"]):
@@ -199,11 +224,16 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
                 evidence.append(pair)
         frame = pd.DataFrame(keys, columns=["qid", "docno", "nugget_id", "nugget", "importance"])
         if "drawn_from" in self.nugget_frame.columns:  # no self-credit: never counted for its own words
-            drawn = {(qid, nugget_id): set(docnos) if isinstance(docnos, list) else set()
-                     for qid, nugget_id, docnos in self.nugget_frame[["qid", "nugget_id", "drawn_from"]].itertuples(
-                         index=False)}
-            frame["counted"] = [docno not in drawn[(qid, nugget_id)]
-                                for qid, docno, nugget_id in zip(frame["qid"], frame["docno"], frame["nugget_id"])]
+            drawn = {
+                (qid, nugget_id): set(docnos) if isinstance(docnos, list) else set()
+                for qid, nugget_id, docnos in self.nugget_frame[["qid", "nugget_id", "drawn_from"]].itertuples(
+                    index=False
+                )
+            }
+            frame["counted"] = [
+                docno not in drawn[(qid, nugget_id)]
+                for qid, docno, nugget_id in zip(frame["qid"], frame["docno"], frame["nugget_id"])
+            ]
         return frame, evidence
 
     def features(self, inp: pd.DataFrame) -> pd.DataFrame:
@@ -238,8 +268,10 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         keys = list(zip(frame["qid"], frame["docno"], frame["nugget_id"]))
         unjudged = [key for key in keys if key not in labels]
         if unjudged:
-            raise ValueError(f"NuggetAssigner.cross_validate: no human assignment for qid {unjudged[0][0]!r}, "
-                             f"docno {unjudged[0][1]!r}, nugget {unjudged[0][2]!r}")
+            raise ValueError(
+                f"NuggetAssigner.cross_validate: no human assignment for qid {unjudged[0][0]!r}, "
+                f"docno {unjudged[0][1]!r}, nugget {unjudged[0][2]!r}"
+            )
         if frame["qid"].nunique() < 2:
             raise ValueError("NuggetAssigner.cross_validate: needs the responses of at least two topics")
         features = pd.DataFrame([pair.features for pair in evidence], columns=list(FEATURES))
@@ -247,8 +279,9 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         parts = []
         for qid in dict.fromkeys(frame["qid"]):
             held_out = (frame["qid"] == qid).to_numpy()
-            model = fit_nugget_model(features[~held_out], truth[~held_out], frame.loc[~held_out, "qid"],
-                                     embedder=self.decision.embedder)
+            model = fit_nugget_model(
+                features[~held_out], truth[~held_out], frame.loc[~held_out, "qid"], embedder=self.decision.embedder
+            )
             positions = np.flatnonzero(held_out)
             parts.append(self._decide(frame.iloc[positions], [evidence[i] for i in positions], model))
         return pd.concat(parts).loc[frame.index]
@@ -258,16 +291,19 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         frame: pd.DataFrame, evidence: list[PairEvidence | PartsEvidence], decision: NuggetModel
     ) -> pd.DataFrame:
         if not evidence:
-            return pd.DataFrame({column: pd.Series(dtype=float if column == "confidence" else object)
-                                 for column in ASSIGNMENT_COLUMNS})
+            return pd.DataFrame(
+                {column: pd.Series(dtype=float if column == "confidence" else object) for column in ASSIGNMENT_COLUMNS}
+            )
         pairs = [part for pair in evidence for part in (pair.parts if isinstance(pair, PartsEvidence) else (pair,))]
         probability = decision.probability(np.array([pair.features for pair in pairs]))
         matches = np.array([pair.numbers_match and pair.entities_match for pair in pairs], dtype=bool)
         probability = np.where(matches, probability, 0.0)
         assignment = decision.assign(probability)
         counts = [len(pair.parts) if isinstance(pair, PartsEvidence) else 1 for pair in evidence]
-        decided = [parts_decision(probability[end - count:end], assignment[end - count:end])
-                   for count, end in zip(counts, np.cumsum(counts))]
+        decided = [
+            parts_decision(probability[end - count : end], assignment[end - count : end])
+            for count, end in zip(counts, np.cumsum(counts))
+        ]
         return frame.assign(
             assignment=[found for found, _ in decided],
             confidence=np.round([confidence for _, confidence in decided], 6),

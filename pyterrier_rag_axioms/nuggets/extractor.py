@@ -19,7 +19,12 @@ Per topic:
    shortest) becomes a nugget; its paraphrases (cosine >= ``merge_similarity``) leave the race;
    repeat while a candidate has at least ``min_support`` supporting answers and at least
    ``min_support_share`` of the best-supported nugget's support, up to ``max_nuggets``: the
-   count follows what the pool supports.
+   count follows what the pool supports. By default ``min_support`` is :data:`MIN_SUPPORT`, but
+   at most a third of the topic's other answers, and at least one
+   (:meth:`NuggetExtractor.least_support`): in a topic of two to six answers, a fact that two of
+   them state is a nugget; a passage's statement needs two answers that state it. A topic where
+   no two answers state one fact has no nuggets, and a warning (:class:`NoNuggetsWarning`) names
+   it in one line.
 4. **Importance**, in one line: vital where at least ``vital_share`` times as many answers state
    it as state the topic's best-supported nugget, okay otherwise.
 
@@ -33,6 +38,7 @@ self-credit:** ``NuggetAssigner`` leaves a nugget out of the score of every resp
 from __future__ import annotations
 
 import functools
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -64,6 +70,11 @@ from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 DEFAULT_ENCODER = "static"
 
 
+#: The fewest other answers that must restate a candidate, by default, in a topic of seven answers or more (fewer
+#: in a smaller topic: :meth:`NuggetExtractor.least_support`).
+MIN_SUPPORT = 2
+
+
 #: The columns of the extractor's output, in order: a nugget frame with its provenance.
 EXTRACTED_COLUMNS: list[str] = [
     "qid",
@@ -76,6 +87,22 @@ EXTRACTED_COLUMNS: list[str] = [
     "drawn_from",
     "passages",
 ]
+
+
+class NoNuggetsWarning(UserWarning):
+    """Some topics got no nuggets: no two of their answers state one fact."""
+
+
+def no_nuggets_line(empty: list[str], responses: pd.DataFrame) -> str:
+    """The one line that names the topics without nuggets (the first three, and how many more)."""
+    if len(empty) == 1:
+        answers = responses.loc[responses["qid"] == empty[0], "response"].nunique()
+        return (
+            f"NuggetExtractor: no two answers of topic {empty[0]!r} ({answers} distinct answers) state one fact, "
+            "so it has no nuggets"
+        )
+    named = ", ".join(map(repr, empty[:3])) + (f" and {len(empty) - 3} more" if len(empty) > 3 else "")
+    return f"NuggetExtractor: no two answers state one fact in {len(empty)} topics ({named}), so they have no nuggets"
 
 
 @dataclass
@@ -108,8 +135,9 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     similarity: float = parameter(0.65, at_least=0, at_most=1)
     #: The cosine from which a candidate is a paraphrase of a chosen nugget (``None``: ``similarity``).
     merge_similarity: float | None = parameter(None, at_least=0, at_most=1)
-    #: The fewest other answers that must restate a candidate for it to become a nugget.
-    min_support: int = parameter(2, whole=True, at_least=1)
+    #: The fewest other answers that must restate a candidate for it to become a nugget (``None``: :data:`MIN_SUPPORT`,
+    #: but at most a third of the topic's other answers and at least one, see :meth:`least_support`).
+    min_support: int | None = parameter(None, whole=True, at_least=1)
     #: The fewest supporting answers, as a share of the topic's best-supported nugget's.
     min_support_share: float = parameter(0.3, at_least=0, at_most=1)
     #: The most nuggets per topic (TREC keeps at most 30).
@@ -120,7 +148,8 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     max_words: int = parameter(14, whole=True, at_least=1)
     #: A sentence-transformers model name or path, or a shared tool (default: :data:`DEFAULT_ENCODER`).
     sentence_model: SentenceSimilarity | str | None = parameter(
-        None, role=TOOL,
+        None,
+        role=TOOL,
         resolve=lambda extractor, model: resolve_sentence_similarity(model, default_backend=DEFAULT_ENCODER),
     )
     #: A spaCy model name or analyzer (default: the shared one).
@@ -161,10 +190,18 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
             )
         nuggets_of: dict[str, pd.DataFrame] = {}
         for found in map_topics(
-            functools.partial(self._topics_nuggets, responses), topics, weights=response_characters(responses, topics),
-            processes=self.processes, prepare=self.prepare, verbose=self.verbose, desc="NuggetExtractor",
+            functools.partial(self._topics_nuggets, responses),
+            topics,
+            weights=response_characters(responses, topics),
+            processes=self.processes,
+            prepare=self.prepare,
+            verbose=self.verbose,
+            desc="NuggetExtractor",
         ):
             nuggets_of.update(found)
+        empty = [qid for qid in topics if nuggets_of[qid].empty]
+        if empty:
+            warnings.warn(no_nuggets_line(empty, responses), NoNuggetsWarning, stacklevel=2)
         return pd.concat([nuggets_of[qid] for qid in topics], ignore_index=True)[EXTRACTED_COLUMNS]
 
     def prepare(self) -> None:
@@ -196,33 +233,23 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
         ]
         answer_texts = {candidate.text for voice in voices for candidate in voice.candidates}
         context_candidates = {
-            c.text: c
-            for p in context
-            for c in candidates_of(facts[p], "", **limits)
-            if c.text not in answer_texts
+            c.text: c for p in context for c in candidates_of(facts[p], "", **limits) if c.text not in answer_texts
         }
         candidates = [c for voice in voices for c in voice.candidates] + sorted(
             context_candidates.values(), key=lambda c: c.text
         )
+        if not candidates:
+            return pd.DataFrame(columns=EXTRACTED_COLUMNS)
         owners = np.array(
             [v for v, voice in enumerate(voices) for _ in voice.candidates] + [-1] * len(context_candidates), dtype=int
         )
-        if not candidates:
-            return pd.DataFrame(columns=EXTRACTED_COLUMNS)
         # short texts: torch's threads would wait more than they work (the same bits on one thread)
         vectors = self.encoder.embed([c.text for c in candidates], one_thread=True).astype(np.float64)
         similarity = vectors @ vectors.T  # the one matrix product of the topic
-        answer_count = int((owners >= 0).sum())
-        # best[c, v]: the best cosine of candidate c with a statement of answer v (never its own answer)
-        starts = np.flatnonzero(np.r_[True, np.diff(owners[:answer_count]) != 0]) if answer_count else []
-        best = (
-            np.maximum.reduceat(similarity[:, :answer_count], starts, axis=1)
-            if answer_count
-            else np.zeros((len(candidates), 0))
-        )
-        present = np.unique(owners[:answer_count])
+        # best_of[c, v]: the best cosine of candidate c with a statement of answer v (never its own answer)
         best_of = np.full((len(candidates), len(voices)), -1.0)
-        best_of[:, present] = best
+        for v in np.unique(owners[owners >= 0]):
+            best_of[:, v] = similarity[:, owners == v].max(axis=1)
         best_of[owners >= 0, owners[owners >= 0]] = -1.0
         restated = best_of >= self.similarity
         support = restated.sum(axis=1)
@@ -232,15 +259,26 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
         merge = self.similarity if self.merge_similarity is None else self.merge_similarity
         open_ = np.ones(len(candidates), dtype=bool)
         chosen = []
-        floor = max(self.min_support, self.min_support_share * (support.max() if len(support) else 0))
+        floor = max(self.least_support(len(voices)), self.min_support_share * support.max())
+        # a passage's statement is no answer's own: two answers must state it, as for an answer's statement
+        floors = np.where(owners >= 0, floor, max(floor, 2))
         for index in order:
-            if len(chosen) == self.max_nuggets or support[index] < floor:
+            if len(chosen) == self.max_nuggets:
                 break
-            if not open_[index]:
+            if not open_[index] or support[index] < floors[index]:
                 continue
             chosen.append(index)
             open_ &= similarity[index] < merge
         return self._frame(qid, query, chosen, candidates, owners, similarity, restated, voices)
+
+    def least_support(self, answers: int) -> int:
+        """The fewest other answers that must restate a candidate in a topic of ``answers`` distinct answers:
+        ``min_support`` where it is given; by default :data:`MIN_SUPPORT`, but at most a third of the other
+        answers and at least one, so that in a topic of two to six answers a fact that two of them state is
+        a nugget, and from seven answers on two others must restate it."""
+        if self.min_support is not None:
+            return self.min_support
+        return max(1, min(MIN_SUPPORT, (answers - 1) // 3))
 
     def _frame(self, qid, query, chosen, candidates, owners, similarity, restated, voices) -> pd.DataFrame:
         records = []

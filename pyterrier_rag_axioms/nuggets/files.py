@@ -13,6 +13,10 @@ Accepted sources:
   topic must then be the same on every line; ``assignment`` is ignored).
 
 Without ``nugget_id``, a topic's nuggets are numbered in file order: ``"0"``, ``"1"``, ...
+
+A topic may come with an empty ``nuggets`` list (the extractor found no fact that two of its answers
+state): it has no row, and the frame's ``attrs["topics_without_nuggets"]`` lists it, so that the
+assigner leaves its answers out instead of refusing them. A file may list only such topics.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from pyterrier_rag_axioms.io import iter_jsonl
 NUGGET_COLUMNS: list[str] = ["qid", "nugget_id", "nugget", "importance"]
 #: The importance labels of TREC RAG nuggets.
 IMPORTANCES: tuple[str, ...] = ("vital", "okay")
+#: The key of a nugget frame's ``attrs`` that lists the topics a source gives with an empty list of nuggets.
+EMPTY_TOPICS = "topics_without_nuggets"
 #: Optional fields of a nugget kept as columns after :data:`NUGGET_COLUMNS` where a source has them:
 #: the provenance that :class:`~pyterrier_rag_axioms.nuggets.NuggetExtractor` writes.
 PROVENANCE_COLUMNS: tuple[str, ...] = ("support", "sources", "drawn_from", "passages")
@@ -100,7 +106,8 @@ def _qid(value: object, where: str) -> str:
         kind = "missing" if value is None else f"{type(value).__name__} {value!r}"
         hint = (
             "; a float column often comes from a missing value: read the ids as text (dtype={'qid': str})"
-            if isinstance(value, float) else ""
+            if isinstance(value, float)
+            else ""
         )
         raise ValueError(f"{where}: qid must be a non-empty string or whole number, not {kind}{hint}")
     return str(value)
@@ -110,6 +117,7 @@ def _topic_nuggets(records) -> pd.DataFrame:
     """The nuggets of (where, record) pairs, each record a nugget or a topic with a ``nuggets`` list."""
     rows: list[tuple] = []
     topics: dict[str, tuple[str, list[tuple]]] = {}
+    listed: dict[str, None] = {}
     for where, record in records:
         qid = _qid(record.get("qid", record.get("topic_id")), where)
         if "nuggets" not in record:
@@ -118,6 +126,7 @@ def _topic_nuggets(records) -> pd.DataFrame:
             continue
         if not isinstance(record["nuggets"], list):
             raise ValueError(f"{where}: field 'nuggets' must be a list")
+        listed[qid] = None
         nuggets = []
         for position, item in enumerate(record["nuggets"]):
             if not isinstance(item, dict):
@@ -134,14 +143,17 @@ def _topic_nuggets(records) -> pd.DataFrame:
             (qid, nugget_id, text, importance, f"{where}: nugget {position}", provenance)
             for position, (nugget_id, text, importance, provenance) in enumerate(nuggets)
         )
-    return _numbered(rows)
+    frame = _numbered(rows)
+    frame.attrs[EMPTY_TOPICS] = [qid for qid in listed if qid not in set(frame["qid"])]
+    return frame
 
 
 def _frame_nuggets(frame: pd.DataFrame) -> pd.DataFrame:
     if "nuggets" in frame.columns and "nugget" not in frame.columns and "text" not in frame.columns:
         # one row per topic or response with its nuggets, as load_nugget_assignments gives them
-        return _topic_nuggets((f"nugget frame, row {position}", record)
-                              for position, record in enumerate(frame.to_dict("records")))
+        return _topic_nuggets(
+            (f"nugget frame, row {position}", record) for position, record in enumerate(frame.to_dict("records"))
+        )
     text_column = "nugget" if "nugget" in frame.columns else "text"
     missing = [column for column in ("qid", text_column, "importance") if column not in frame.columns]
     if missing:
@@ -162,9 +174,17 @@ def _frame_nuggets(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _file_nuggets(path: Path) -> pd.DataFrame:
-    frame = _topic_nuggets((f"{path}:{number}", record) for number, record in iter_jsonl(path))
-    if frame.empty:
-        raise ValueError(f"{path}:1: no nuggets in the file")
+    lines = 0
+
+    def records():
+        nonlocal lines
+        for number, record in iter_jsonl(path):
+            lines += 1
+            yield f"{path}:{number}", record
+
+    frame = _topic_nuggets(records())
+    if not lines:
+        raise ValueError(f"{path}:1: no topic and no nugget in the file")
     return frame
 
 
@@ -173,7 +193,8 @@ def load_nuggets(source: pd.DataFrame | str | Path) -> pd.DataFrame:
 
     Raises:
         FileNotFoundError: no such file.
-        ValueError: a missing field or column, an empty text, an importance other than vital/okay,
+        ValueError: a file without a line, a missing field or column, an empty text, an importance other than
+            vital/okay,
             a repeated nugget id within a topic, or a topic whose nuggets differ between lines;
             the message names the file and line, or the frame's row.
     """

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
@@ -26,14 +27,21 @@ def _plain(value: object) -> object:
     return list(value) if isinstance(value, tuple) else value
 
 
-def nugget_lines(nuggets: pd.DataFrame) -> list[str]:
+def nugget_lines(nuggets: pd.DataFrame, *, topics: Mapping[str, str] | None = None) -> list[str]:
     """The JSON lines of a nugget frame in nuggetizer's create format, one topic per line in the
-    frame's order; ``query`` where the frame has it, provenance fields where it has them."""
+    frame's order; ``query`` where the frame has it, provenance fields where it has them.
+
+    ``topics``: qid to query of every topic to write, in order; a topic without nuggets in the frame
+    (the extractor found no fact that two answers state) is written with an empty ``nuggets`` list,
+    which :func:`~pyterrier_rag_axioms.nuggets.load_nuggets` reads back."""
     frame = load_nuggets(nuggets)
     queries = dict(zip(nuggets["qid"].astype(str), nuggets["query"])) if "query" in nuggets.columns else {}
+    queries = {**{str(qid): query for qid, query in (topics or {}).items()}, **queries}
     provenance = [name for name in PROVENANCE_COLUMNS if name in frame.columns]
+    by_qid = dict(list(frame.groupby("qid", sort=False)))
     lines = []
-    for qid, rows in frame.groupby("qid", sort=False):
+    for qid in dict.fromkeys([*map(str, topics or {}), *by_qid]):
+        rows = by_qid.get(qid, frame.iloc[:0])
         items = []
         for record in rows.to_dict("records"):
             item = {"text": record["nugget"], "importance": record["importance"], "nugget_id": record["nugget_id"]}
@@ -44,10 +52,11 @@ def nugget_lines(nuggets: pd.DataFrame) -> list[str]:
     return lines
 
 
-def save_nuggets(nuggets: pd.DataFrame, path: str | Path) -> None:
+def save_nuggets(nuggets: pd.DataFrame, path: str | Path, *, topics: Mapping[str, str] | None = None) -> None:
     """Write a nugget frame (e.g. :class:`~pyterrier_rag_axioms.nuggets.NuggetExtractor`'s output) to
-    ``path`` in nuggetizer's create format (see :func:`nugget_lines`), atomically."""
-    atomic_write_text(Path(path), "".join(line + "\n" for line in nugget_lines(nuggets)))
+    ``path`` in nuggetizer's create format (see :func:`nugget_lines`; ``topics``: every topic to write,
+    qid to query, those without nuggets with an empty list), atomically."""
+    atomic_write_text(Path(path), "".join(line + "\n" for line in nugget_lines(nuggets, topics=topics)))
 
 
 def review_table(nuggets: pd.DataFrame | str | Path, qid: str) -> pd.DataFrame:

@@ -102,3 +102,79 @@ def test_without_run_files_nor_output_it_prints_the_nuggets_of_the_shipped_sampl
     assert "[2024-142395] what have teen done to stop animal testing" in lines
     assert all(line.split()[0] in ("vital", "okay") for line in lines[1:] if line.startswith("  "))
     assert list(tmp_path.iterdir()) == []
+
+
+SKY = "Why is the sky blue?"
+SMALL = {
+    "sky": {
+        "run-a": "The sky is blue because air molecules scatter blue light.",
+        "run-b": "Air molecules scatter blue light more than red light.",
+        "run-c": "Blue light is scattered by air molecules more than other colours.",
+        "run-d": "The sea looks blue too, and sunsets are red.",
+    },
+    "lonely": {
+        "run-a": "Air molecules scatter blue light.",
+        "run-b": "The ocean reflects the colour of the sky.",
+        "run-c": "Sunsets look red because of dust.",
+        "run-d": "Clouds are white because they scatter all colours.",
+    },
+}
+
+
+def small_run_files(folder, topics=("sky", "lonely")):
+    paths = []
+    for run in ("run-a", "run-b", "run-c", "run-d"):
+        records = [
+            {
+                "topic_id": qid,
+                "topic": SKY,
+                "run_id": run,
+                "references": [],
+                "answer": [{"text": SMALL[qid][run], "citations": []}],
+            }
+            for qid in topics
+        ]
+        paths.append(str(write_records(folder / f"{run}.jsonl", records)))
+    return paths
+
+
+def test_a_small_topic_gets_the_fact_its_runs_share_and_a_topic_without_one_stays_in_the_file(tmp_path):
+    output = tmp_path / "nuggets.jsonl"
+    completed = run_cli("nuggetize", *small_run_files(tmp_path), "--output", str(output), cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stderr == ""  # the command's own line says it, once
+    assert completed.stdout.splitlines()[-1] == (
+        "no two runs state one fact for topic lonely: it has no nuggets (an empty list in the file)"
+    )
+    lines = {line["qid"]: line for line in map(json.loads, output.read_text(encoding="utf-8").splitlines())}
+    assert lines["lonely"] == {"qid": "lonely", "query": SKY, "nuggets": []}
+    first = lines["sky"]["nuggets"][0]
+    assert "scatter blue light" in first["text"] and first["sources"] == ["run-a", "run-b", "run-c"]
+    nuggets = load_nuggets(output)
+    assert set(nuggets["qid"]) == {"sky"}
+    assigned = run_cli("assign", *small_run_files(tmp_path), "--nuggets", str(output), cwd=tmp_path)
+    assert assigned.returncode == 0, assigned.stderr
+    assert "1 of the 2 topics of the run files have no nuggets" in assigned.stderr
+
+
+def test_a_file_where_no_topic_has_nuggets_still_loads(tmp_path):
+    output = tmp_path / "nuggets.jsonl"
+    completed = run_cli(
+        "nuggetize", *small_run_files(tmp_path, topics=("lonely",)), "--output", str(output), cwd=tmp_path
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.startswith("0 nuggets (0 vital) drawn from 4 answers of 4 runs to 1 topics")
+    assert load_nuggets(output).empty
+
+
+def test_the_extractors_settings_are_options(tmp_path):
+    paths = small_run_files(tmp_path, topics=("sky",))
+    strict = run_cli("nuggetize", *paths, "--similarity", "0.99", cwd=tmp_path)  # no two statements agree
+    assert strict.returncode == 0, strict.stderr
+    assert strict.stdout.splitlines()[-1] == "no two runs state one fact for topic sky: it has no nuggets"
+    short = run_cli("nuggetize", *paths, "--max-words", "5", cwd=tmp_path)  # the shared fact has more words
+    assert short.returncode == 0 and "no nuggets" in short.stdout.splitlines()[-1]
+    many = run_cli("nuggetize", *paths, "--min-support", "3", cwd=tmp_path)  # three others: not in four runs
+    assert "no nuggets" in many.stdout.splitlines()[-1]
+    line = cli_error(run_cli("nuggetize", *paths, "--vital-share", "2", cwd=tmp_path))
+    assert line.startswith("rag-axioms nuggetize: error: argument --vital-share: must be a number from 0 to 1, not '2'")

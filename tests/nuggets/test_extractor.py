@@ -101,7 +101,13 @@ def test_what_the_passages_say_and_several_answers_repeat_becomes_a_nugget(extra
     assert from_passage["sources"].iloc[0] == ["a", "b"]
     assert from_passage["support"].iloc[0] == 2
     without = NuggetExtractor()(topic("tower", TOWER, TOWER_ANSWERS))
-    assert not without["nugget"].str.contains("1889").any()  # two answers alone: one other each, too few
+    # without the passage, the two answers' own words: five answers are a small topic, where two that agree suffice
+    built = without[without["nugget"].str.contains("1889")]
+    assert list(built["sources"].iloc[0]) == ["a", "b"] and built["drawn_from"].iloc[0] in (["a"], ["b"])
+    # in a larger topic, a fact needs two other answers: the same two answers among nine no longer suffice
+    others = {f"x{n}": f"Paris has {n + 2} famous bridges over the Seine." for n in range(4)}
+    larger = NuggetExtractor()(topic("tower", TOWER, {**TOWER_ANSWERS, **others}))
+    assert not larger["nugget"].str.contains("1889").any()
 
 
 def test_what_most_answers_state_becomes_a_nugget_on_a_topic_with_passages():
@@ -177,8 +183,8 @@ def test_no_self_credit(responses, extracted):
     scores = nugget_scores(assigned).set_index("docno")["score"]
     for docno, rows in assigned.groupby("docno"):
         counted = rows[rows["counted"]]
-        expected = (counted["assignment"] == "support").mean() if len(counted) else float("nan")
-        assert scores[docno] == pytest.approx(expected, nan_ok=True)
+        expected = (counted["assignment"] == "support").mean() if len(counted) else 0.0  # none counted: 0
+        assert scores[docno] == pytest.approx(expected)
     # without the provenance, the answer the nugget came from is credited for its own words
     plain = NuggetAssigner(nuggets=extracted[["qid", "nugget_id", "nugget", "importance"]])(responses)
     assert "counted" not in plain.columns
