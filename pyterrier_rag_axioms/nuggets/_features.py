@@ -196,6 +196,10 @@ FEATURE_FUNCTIONS: tuple[tuple[str, Callable[[Pair], float]], ...] = (
 )
 #: The features' names, in the order of a feature vector (read from :data:`FEATURE_FUNCTIONS`).
 FEATURES: tuple[str, ...] = tuple(name for name, _ in FEATURE_FUNCTIONS)
+#: The features that grow without bound with an answer's length (the others lie in [-1, 1] by
+#: construction): a model clips them to the range of the pairs it was fitted on, so that a length
+#: never seen in fitting (an answer repeating one sentence for megabytes) is read as the longest seen.
+LENGTH_FEATURES: tuple[str, ...] = ("sentences",)
 
 
 def _pair(

@@ -6,6 +6,8 @@ standardised features of :data:`~pyterrier_rag_axioms.nuggets._features.FEATURES
 ``not_support`` below. The shipped model (``nugget-model.json``) was fitted on the TREC 2024 RAG
 development assignments with all-MiniLM-L6-v2 embeddings; :func:`fit_nugget_model` fits another one
 (inverse regularisation strength and thresholds chosen by leave-one-topic-out cross-validation).
+A model records the range of its length feature over the pairs it was fitted on (``ranges``) and
+clips that feature to it, so a length never seen in fitting is read as the nearest one seen.
 Fitting needs scikit-learn; applying a model needs numpy only.
 """
 
@@ -24,7 +26,7 @@ import pandas as pd
 
 from pyterrier_rag_axioms.declaration import DECISION, REQUIRED, declared, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.io import atomic_write_text, strict_json
-from pyterrier_rag_axioms.nuggets._features import FEATURES
+from pyterrier_rag_axioms.nuggets._features import FEATURES, LENGTH_FEATURES
 
 #: The assignments, from most to least support.
 ASSIGNMENTS: tuple[str, ...] = ("support", "partial_support", "not_support")
@@ -82,7 +84,28 @@ def _checked(values: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(embedder, str) or not embedder.strip():
         raise ValueError(f"embedder must name a sentence model, not {embedder!r}")
     checked["embedder"] = embedder
+    checked["ranges"] = _checked_ranges(values.get("ranges", ()), checked["features"])
     return checked
+
+
+def _checked_ranges(ranges: object, features: tuple[str, ...]) -> tuple[tuple[str, float, float], ...]:
+    """The fitted ranges of some features, as ``(name, low, high)`` in the order of ``features``."""
+    if isinstance(ranges, str) or not isinstance(ranges, (list, tuple)):
+        raise ValueError(f"ranges must be a list of [feature, low, high], not {type(ranges).__name__}")
+    read: dict[str, tuple[str, float, float]] = {}
+    for position, item in enumerate(ranges):
+        if isinstance(item, str) or not isinstance(item, (list, tuple)) or len(item) != 3:
+            raise ValueError(f"ranges[{position}] must be [feature, low, high], not {str(item)[:40]!r}")
+        name = item[0]
+        if name not in features:
+            raise ValueError(f"ranges[{position}] names {str(name)[:40]!r}, which is not among the model's features")
+        if name in read:
+            raise ValueError(f"ranges names {name!r} twice")
+        low, high = _number(item[1], f"ranges[{position}] low"), _number(item[2], f"ranges[{position}] high")
+        if low > high:
+            raise ValueError(f"ranges[{position}]: low {low} is above high {high}")
+        read[name] = (name, low, high)
+    return tuple(read[name] for name in features if name in read)
 
 
 #: How :func:`embedder_name` marks the static model distilled from a sentence model.
@@ -142,6 +165,10 @@ class NuggetModel:
     support_threshold: float = parameter(REQUIRED, role=DECISION)
     #: The sentence-transformers model whose embeddings the model was fitted on (see :func:`embedder_name`).
     embedder: str = parameter(DEFAULT_EMBEDDER)
+    #: ``(feature, low, high)``: the range of a length feature
+    #: (:data:`~pyterrier_rag_axioms.nuggets._features.LENGTH_FEATURES`) over the pairs the model was
+    #: fitted on; a value beyond it is clipped to it (an older file without ranges clips nothing).
+    ranges: tuple[tuple[str, float, float], ...] = parameter(())
 
     def __post_init__(self) -> None:
         try:
@@ -156,7 +183,11 @@ class NuggetModel:
     def probability(self, features: np.ndarray) -> np.ndarray:
         """The probability of (at least partial) support of each row of a matrix over :data:`FEATURES`."""
         columns = [FEATURES.index(name) for name in self.features]
-        values = (np.asarray(features, dtype=float)[:, columns] - np.array(self.means)) / np.array(self.scales)
+        values = np.asarray(features, dtype=float)[:, columns]
+        for name, low, high in self.ranges:  # a length beyond those fitted on reads as the nearest fitted one
+            column = self.features.index(name)
+            values[:, column] = np.clip(values[:, column], low, high)
+        values = (values - np.array(self.means)) / np.array(self.scales)
         from scipy.special import expit  # the logistic function, without overflow
 
         return expit(values @ np.array(self.weights) + self.intercept)
@@ -216,7 +247,7 @@ class NuggetModel:
                 f"{type(values).__name__}"
             )
         unknown = [key for key in values if key not in fields]
-        missing = [field for field in fields if field not in values]
+        missing = [field.name for field in declared(cls) if field.name not in values and field.default is REQUIRED]
         if unknown or missing:
             problem = f"unknown field {unknown[0][:40]!r}" if unknown else f"field {missing[0]!r} is missing"
             raise ValueError(f"{path}: not a nugget model: {problem}; a model has {', '.join(fields)}")
@@ -317,7 +348,7 @@ def fit_nugget_model(
         c = sorted(cs)[len(cs) // 2]
         means, scales, regression = _fitted(matrix, supported, c)
         probability = regression.predict_proba((matrix - means) / scales)[:, 1]
-        return _model(means, scales, regression, *_thresholds(probability, labels)[1:], embedder)
+        return _model(means, scales, regression, *_thresholds(probability, labels)[1:], embedder, matrix)
     best = None
     for c in cs:
         probability = np.zeros(len(matrix))
@@ -330,10 +361,16 @@ def fit_nugget_model(
             best = (kappa, c, partial, support)
     _, c, partial, support = best
     means, scales, regression = _fitted(matrix, supported, c)
-    return _model(means, scales, regression, partial, support, embedder)
+    return _model(means, scales, regression, partial, support, embedder, matrix)
 
 
-def _model(means, scales, regression, partial: float, support: float, embedder: str) -> NuggetModel:
+def fitted_ranges(matrix: np.ndarray) -> tuple[tuple[str, float, float], ...]:
+    """The range of each length feature over the rows of a feature matrix (one column per :data:`FEATURES`)."""
+    return tuple((name, float(matrix[:, FEATURES.index(name)].min()), float(matrix[:, FEATURES.index(name)].max()))
+                 for name in LENGTH_FEATURES)
+
+
+def _model(means, scales, regression, partial: float, support: float, embedder: str, matrix) -> NuggetModel:
     return NuggetModel(
         features=FEATURES,
         means=tuple(float(value) for value in means),
@@ -343,4 +380,5 @@ def _model(means, scales, regression, partial: float, support: float, embedder: 
         partial_threshold=partial,
         support_threshold=support,
         embedder=embedder,
+        ranges=fitted_ranges(matrix),
     )
