@@ -194,9 +194,11 @@ def fewer_topics_line(fewer: dict[str, int], topics: int, missing: str = "zero")
     more = f" and {len(fewer) - 5} more" if len(fewer) > 5 else ""
     what = "count 0 in its mean (TREC's rule)" if missing == "zero" else "are left out of its mean"
     subject = "run is" if len(fewer) == 1 else "runs are"
-    return (f"{len(fewer)} {subject} scored on fewer than the {topics} topic{'' if topics == 1 else 's'} of the others: "
-            f"{named}{more}; "
-            f"the topics a run lacks {what}")
+    of_all = f"{topics} topic{'' if topics == 1 else 's'}"
+    return (
+        f"{len(fewer)} {subject} scored on fewer than the {of_all} of the others: {named}{more}; "
+        f"the topics a run lacks {what}"
+    )
 
 
 def _refuse_repeated_keys(keys: pd.DataFrame, context: str, why: str = "") -> None:

@@ -36,6 +36,9 @@ DEFAULT_CS: tuple[float, ...] = (0.1, 1.0, 10.0)
 DEFAULT_MODEL_FILE = "nugget-model.json"
 
 
+#: The fields that a file written before they existed lacks (their defaults apply).
+ADDED_FIELDS: tuple[str, ...] = ("ranges",)
+
 #: The sentence model the shipped model was fitted on, as :func:`embedder_name` names it.
 DEFAULT_EMBEDDER = "all-MiniLM-L6-v2"
 
@@ -247,7 +250,7 @@ class NuggetModel:
                 f"{type(values).__name__}"
             )
         unknown = [key for key in values if key not in fields]
-        missing = [field.name for field in declared(cls) if field.name not in values and field.default is REQUIRED]
+        missing = [field for field in fields if field not in values and field not in ADDED_FIELDS]
         if unknown or missing:
             problem = f"unknown field {unknown[0][:40]!r}" if unknown else f"field {missing[0]!r} is missing"
             raise ValueError(f"{path}: not a nugget model: {problem}; a model has {', '.join(fields)}")
