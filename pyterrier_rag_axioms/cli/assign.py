@@ -120,7 +120,7 @@ def manual_scores(per_topic: pd.DataFrame, manual: pd.DataFrame, source: str, *,
         raise CommandLineError(f"{source}: assigns nuggets to none of the runs' answers (qid and run_id)")
     if len(answered) > len(by_hand):
         print_note(command, f"{len(answered) - len(by_hand)} of the {len(answered)} answers have no manual "
-                   f"assignments in {source}: left out of the manual scores")
+                   f"assignments in {source}: a run's manual mean counts a topic it lacks as 0 (TREC's rule)")
     return by_hand
 
 

@@ -76,3 +76,13 @@ def test_score_refuses_counted_that_is_not_a_boolean(tmp_path, capsys):
     path = write(tmp_path / "text.jsonl", lines)
     assert main(["score", path]) == 2
     assert f"{path}:3: field 'counted' of nugget 0 must be true or false, not 'False'" in capsys.readouterr().err
+
+
+def test_score_manual_that_lacks_an_answer_says_so_and_counts_the_topic_zero(tmp_path, capsys):
+    manual = write(tmp_path / "manual.jsonl", sample_lines()[1:])
+    first = str(trec_sample_path("assignments.jsonl"))
+    assert main(["score", first, "--manual", manual]) == 0
+    captured = capsys.readouterr()
+    lacking = sample_lines()[0]["run_id"]
+    assert "1 of the 16 answers have no manual assignments in" in captured.err
+    assert f"1 run is scored on fewer than the 2 topics of the others: {lacking!r} on 1" in captured.err
