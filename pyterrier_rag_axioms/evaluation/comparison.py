@@ -96,7 +96,8 @@ def compare_nugget_rankings(
     Columns: ``score``, ``tau``, ``tau_low``, ``tau_high`` (the bootstrap interval over topics at
     ``confidence``, see :func:`~pyterrier_rag_axioms.evaluation.run_correlation`), ``runs``,
     ``topics`` and ``mean_topic_tau`` (the mean of :func:`per_topic_tau`). The tables are compared
-    over the topics and runs both have.
+    over the topics and runs both have; a run's topic that a table does not score counts 0 there, as
+    in the run tables (:func:`run_nugget_table`), so that tau compares the rankings they print.
     """
     from pyterrier_rag_axioms.evaluation.runs import run_correlation
 
@@ -107,8 +108,8 @@ def compare_nugget_rankings(
     rows = []
     for column, _, _ in NUGGET_SCORE_COLUMNS:
         result = run_correlation(
-            first,
-            second,
+            _missing_as_zero(first, column, topics, runs),
+            _missing_as_zero(second, column, topics, runs),
             score_first=column,
             score_second=column,
             confidence=confidence,
@@ -128,6 +129,15 @@ def compare_nugget_rankings(
             )
         )
     return pd.DataFrame(rows, columns=["score", "tau", "tau_low", "tau_high", "runs", "topics", "mean_topic_tau"])
+
+
+def _missing_as_zero(table: pd.DataFrame, column: str, topics: list[str], runs: set[str]) -> pd.DataFrame:
+    """``qid``, ``run`` and ``column`` for every topic and run, a missing score 0 (TREC's rule) where the
+    topic has a score for any run (a topic without one stays NaN for all)."""
+    matrix = table.pivot(index="qid", columns="run", values=column).reindex(index=topics, columns=sorted(runs))
+    defined = matrix.notna().any(axis=1)
+    matrix.loc[defined] = matrix.loc[defined].fillna(0.0)
+    return matrix.rename_axis(index="qid", columns="run").reset_index().melt(id_vars="qid", value_name=column)
 
 
 def few_topics_warning(topics: int, confidence: float) -> str | None:

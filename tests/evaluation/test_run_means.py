@@ -115,3 +115,29 @@ def test_counted_takes_booleans_only(tmp_path):
     nested = pd.DataFrame({"qid": ["t1"], "docno": ["A"], "nuggets": [[nugget("support", counted="False")]]})
     with pytest.raises(ValueError, match="run 'A' on topic 't1': nugget 0: counted must be True or False, not 'False'"):
         nugget_scores(nested)
+
+
+def test_tau_between_two_assignments_compares_the_rankings_the_run_tables_print():
+    from scipy.stats import kendalltau
+
+    from pyterrier_rag_axioms.evaluation.comparison import compare_nugget_rankings, run_nugget_table
+
+    runs, topics = ["A", "B", "C", "D"], ["t1", "t2", "t3"]
+    first = pd.DataFrame(
+        [
+            {"qid": qid, "run": run, "all": value}
+            for qid, values in zip(topics, ([0.9, 0.5, 0.7, 0.1], [0.8, 0.6, 0.9, 0.2], [0.7, 0.4, 0.8, 0.3]))
+            for run, value in zip(runs, values)
+        ]
+    )
+    first = first.assign(
+        **{column: first["all"] for column in ("vital", "weighted", "all_strict", "vital_strict", "weighted_strict")}
+    )
+    second = first.assign(all=first["all"] * 0.9)
+    second = second[~((second["run"] == "C") & (second["qid"] != "t1"))]  # C is scored on t1 alone there
+    with pytest.warns(UserWarning, match="'C' on 1"):
+        printed = run_nugget_table(second).set_index("run")["all"]
+    expected = kendalltau(run_nugget_table(first).set_index("run")["all"][runs], printed[runs]).statistic
+    taus = compare_nugget_rankings(first, second, resamples=50).set_index("score")
+    assert taus.loc["all", "tau"] == pytest.approx(expected)
+    assert taus.loc["all", "topics"] == 3 and taus.loc["all", "runs"] == 4
