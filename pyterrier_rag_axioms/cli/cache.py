@@ -33,6 +33,16 @@ def _prune_partial_files(folders: Sequence[str]) -> None:
     print(f"Removed {len(removed)} .partial-* files left by killed writes (untouched for {hours:g} hour).")
 
 
+def _model_parents(directory: str | None) -> list[Path]:
+    """The folders of model files the package writes to: the default ones (under ``$XDG_CACHE_HOME``) and,
+    with a cache directory, the cache's."""
+    from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import default_export_dir
+    from pyterrier_rag_axioms.tools.embeddings.static_encoder import default_static_dir
+
+    cached = [Path(directory) / kind for kind in ("onnx", "static")] if directory else []
+    return list(dict.fromkeys([default_export_dir(), default_static_dir(), *cached]))
+
+
 def _current_model_folders(directory: str | None) -> list[Path]:
     """The folders of the model files that this version's default encoders use, in the cache's folders and the
     default ones (whether built or not)."""
@@ -53,12 +63,8 @@ def _prune_exports(directory: str | None, unused_days: float) -> None:
     build locks are held while the others are pruned, so that the pruning passes them by as if being built, and
     only their partial files of killed builds are removed."""
     from pyterrier_rag_axioms.tools.embeddings.onnx_build import build_lock, prune_exports, remove_stale_builds
-    from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import default_export_dir
-    from pyterrier_rag_axioms.tools.embeddings.static_encoder import default_static_dir
 
-    kinds = ("onnx", "static")
-    folders = list(dict.fromkeys([default_export_dir(), default_static_dir(),
-                                  *([Path(directory) / kind for kind in kinds] if directory else [])]))
+    folders = _model_parents(directory)
     current = [folder for folder in _current_model_folders(directory) if folder.is_dir()]
     with contextlib.ExitStack() as held:
         for folder in current:
@@ -74,13 +80,8 @@ def _prune_exports(directory: str | None, unused_days: float) -> None:
 def _show_model_files(directory: str | None) -> None:
     """One line per folder of model files (the default ones under ``$XDG_CACHE_HOME``, and the cache's): its size,
     last use and whether this version uses it."""
-    from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import default_export_dir
-    from pyterrier_rag_axioms.tools.embeddings.static_encoder import default_static_dir
-
     current = set(_current_model_folders(directory))
-    parents = list(dict.fromkeys([default_export_dir(), default_static_dir(),
-                                  *([Path(directory) / "onnx", Path(directory) / "static"] if directory else [])]))
-    for parent in parents:
+    for parent in _model_parents(directory):
         folders = sorted(path for path in parent.iterdir() if path.is_dir()) if parent.is_dir() else []
         print(f"{parent}: {len(folders)} model folder{'' if len(folders) == 1 else 's'}")
         for folder in folders:
@@ -162,7 +163,7 @@ def cache_main(argv: Sequence[str]) -> int:
             _prune_exports(None, args.unused_days)
             if args.outputs_in:
                 _prune_partial_files(args.outputs_in)
-        elif not args.build:
+        else:
             _show_model_files(None)
             print("No cache of parses and embeddings: --cache DIR or $RAG_AXIOMS_CACHE keeps them between runs.")
         return 0
