@@ -117,8 +117,10 @@ def cache_main(argv: Sequence[str]) -> int:
         prog="rag-axioms cache",
         description=(
             "Show the model-work cache of --cache DIR (or $RAG_AXIOMS_CACHE): one line per namespace (a model, "
-            "configuration and version of the code and libraries). --prune removes the namespaces not used for "
-            "--unused-days days: after an upgrade, the old versions' entries are never read again."
+            "configuration and version of the code and libraries); without either, the folders of model files under "
+            "$XDG_CACHE_HOME/pyterrier-rag-axioms. --prune removes the namespaces not used for --unused-days days "
+            "(after an upgrade, the old versions' entries are never read again) and other versions' model files; "
+            "this version's model files are never removed."
         ),
     )
     add_cache_option(parser)
