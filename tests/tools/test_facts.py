@@ -137,3 +137,73 @@ def test_a_text_that_is_no_string_is_refused():
 def test_trec_form(nugget, problems):
     assert trec_form_problems(nugget, "why is the sky blue") == problems
     assert in_trec_form(nugget, "why is the sky blue") == (not problems)
+
+
+def test_coordinated_verbs_keep_their_infinitive_and_their_objects():
+    # which verb "encourage" continues is unsure: kept whole, never "Teens can refuse encourage ..."
+    assert texts("Teens can refuse to buy products and encourage their friends to do the same.") == [
+        "Teens can refuse to buy products and encourage their friends to do the same."
+    ]
+    assert texts("Exercise helps to reduce stress and to improve sleep.") == [
+        "Exercise helps to reduce stress.",
+        "Exercise helps to improve sleep.",
+    ]
+    # a complement of the last noun completes the list: never "... influence a person's ability."
+    assert texts("Moods like anxiety can influence a person's ability and desire to search for information.") == [
+        "Moods like anxiety can influence a person's ability and desire to search for information."
+    ]
+    # a preposition whose object is the next verb's: never "People search for."
+    assert texts("People search for or receive information online.") == [
+        "People search for or receive information online."
+    ]
+
+
+def test_the_sample_answers_give_facts_that_read_well():
+    moods = (
+        "Moods like anger, anxiety, or contentment can influence a person's ability and desire to search for or "
+        "receive information, or seek and evaluate alternatives."
+    )
+    teens = (
+        "Teens can refuse to buy products from these companies and encourage their friends and family to do the "
+        "same, sharing their boycott on social media to amplify their message."
+    )
+    facts = texts(moods) + texts(teens)
+    assert "Moods like anxiety can influence a person's ability." not in facts
+    assert not any("refuse encourage" in fact or fact.endswith(" ability.") for fact in facts), facts
+    assert all(
+        fact.endswith(" ability and desire to search for or receive information, or seek and evaluate alternatives.")
+        for fact in texts(moods)
+    )
+    assert all("refuse to buy products from these companies and encourage" in fact for fact in texts(teens))
+
+
+def test_a_lone_surrogate_is_read_as_a_replacement_and_left_out_of_the_fact():
+    text = "Air molecules scatter blue light \ud800 more than red light."
+    (fact,) = atomic_facts(text)
+    assert fact.text == "Air molecules scatter blue light more than red light."
+    assert text[fact.start : fact.end] == text[:-1]  # from the first word to the last
+    assert atomic_facts("\udc80") == [] and atomic_facts("\ud83d\ude00") == []  # a pair of lone halves, too
+
+
+def test_text_without_word_separators_gives_its_sentences():
+    text = "天空是蓝色的，因为空气分子散射蓝光。瑞利散射使天空呈现蓝色。"
+    facts = atomic_facts(text, query="为什么天空是蓝色的？")
+    assert [fact.text for fact in facts] == ["天空是蓝色的，因为空气分子散射蓝光。", "瑞利散射使天空呈现蓝色。"]
+    assert [text[fact.start : fact.end] for fact in facts] == [fact.text for fact in facts]
+    assert texts("東京は日本の首都です") == ["東京は日本の首都です"]
+
+
+def test_table_cells_and_emoji_are_no_part_of_a_fact():
+    text = (
+        "| Planet | Moons |\n|---|:---:|\n| Mars has two moons | Phobos and Deimos orbit Mars |\n\n"
+        "Exercise lowers blood pressure 💪. 🌍🌍 Sunlight is scattered by air molecules 🌞. 👍🏽\n"
+    )
+    facts = atomic_facts(text)
+    assert [fact.text for fact in facts] == [
+        "Mars has two moons.",
+        "Phobos and Deimos orbit Mars.",
+        "Exercise lowers blood pressure.",
+        "Sunlight is scattered by air molecules.",
+    ]
+    assert not any("|" in fact.text or "-" in fact.text for fact in facts)
+    assert [text[fact.start : fact.end] for fact in facts[:2]] == ["Mars has two moons", "Phobos and Deimos orbit Mars"]

@@ -54,9 +54,33 @@ DANGLING_STARTS: frozenset[str] = frozenset({"which", "who", "whom", "whose", "w
 #: Verbs that report what another says or found ("Studies suggest that X").
 REPORTING_VERBS: frozenset[str] = frozenset(
     {
-        "suggest", "show", "indicate", "find", "say", "believe", "claim", "note", "report", "state", "reveal",
-        "demonstrate", "argue", "estimate", "mention", "explain", "emphasize", "emphasise", "highlight",
-        "confirm", "conclude", "observe", "propose", "point", "add", "know", "think",
+        "suggest",
+        "show",
+        "indicate",
+        "find",
+        "say",
+        "believe",
+        "claim",
+        "note",
+        "report",
+        "state",
+        "reveal",
+        "demonstrate",
+        "argue",
+        "estimate",
+        "mention",
+        "explain",
+        "emphasize",
+        "emphasise",
+        "highlight",
+        "confirm",
+        "conclude",
+        "observe",
+        "propose",
+        "point",
+        "add",
+        "know",
+        "think",
     }
 )
 #: A statement about the answer or its sources rather than the topic ("Please check the provided
@@ -71,11 +95,53 @@ META_STATEMENT = re.compile(
 #: Content words that carry no fact of their own beside a query's ("a significant effect").
 GENERIC_WORDS: frozenset[str] = frozenset(
     {
-        "have", "do", "be", "get", "thing", "way", "lot", "various", "several", "many", "much", "significant",
-        "significantly", "important", "certain", "different", "other", "really", "very", "also", "indeed",
-        "effect", "impact", "role", "factor", "aspect", "kind", "type", "number", "example", "yes", "no",
-        "take", "action", "step", "measure", "method", "approach", "multiple", "numerous", "variety", "range",
+        "have",
+        "do",
+        "be",
+        "get",
+        "thing",
+        "way",
+        "lot",
+        "various",
+        "several",
+        "many",
+        "much",
+        "significant",
+        "significantly",
+        "important",
+        "certain",
+        "different",
+        "other",
+        "really",
+        "very",
+        "also",
+        "indeed",
+        "effect",
+        "impact",
+        "role",
+        "factor",
+        "aspect",
+        "kind",
+        "type",
+        "number",
+        "example",
+        "yes",
+        "no",
+        "take",
+        "action",
+        "step",
+        "measure",
+        "method",
+        "approach",
+        "multiple",
+        "numerous",
+        "variety",
+        "range",
     }
+)
+#: Emoji (pictographs, dingbats, flags, skin tones, variation selectors and joiners): no part of a statement.
+EMOJI = re.compile(
+    "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\ufe0e\ufe0f\u200d\u20e3\U000e0020-\U000e007f]+"
 )
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)*")
 _PAIRS = {"(": ")", "[": "]", "{": "}"}
@@ -109,8 +175,9 @@ def _balanced(text: str) -> str:
 
 
 def plain_statement(text: str) -> str:
-    """A sentence as a person reads it: without citation markers, Markdown and source notes."""
-    text = MARKER_PATTERN.sub(" ", CITATION_PATTERN.sub(" ", text))
+    """A sentence as a person reads it: without citation markers, Markdown, source notes, emoji and replacement
+    characters (U+FFFD, where the text held a character no encoding takes)."""
+    text = EMOJI.sub(" ", MARKER_PATTERN.sub(" ", CITATION_PATTERN.sub(" ", text))).replace("\ufffd", " ")
     text = LAYOUT_PATTERN.sub("", text)
     text = _BRACKETED.sub(lambda m: "" if is_source_note(m.group(1) or m.group(2) or "") else m.group(0), text)
     return re.sub(r"\s+([.,;:!?])", r"\1", re.sub(r"\s+", " ", text)).strip()

@@ -28,6 +28,32 @@ LONG_FACT_WORDS = 12
 _NEGATING = frozenset({"neither", "nor"})
 
 
+def _to(token: Token) -> bool:
+    """Whether a verb has its own infinitive "to"."""
+    return any(child.dep_ == "aux" and child.tag_ == "TO" for child in token.children)
+
+
+def _shared_infinitive(items: list[Token]) -> bool:
+    """Verbs of one infinitive, a later one without its own "to" ("refuse to buy X and encourage Y"): whether
+    "encourage" continues "to buy" or "refuse" the parse does not tell for sure, and the wrong cut says the
+    opposite ("Teens can refuse to encourage ..."); a cut without the "to" reads badly."""
+    return _to(items[0]) and any(not _to(item) for item in items[1:])
+
+
+def _shared_complement(items: list[Token]) -> bool:
+    """Nouns whose last alone carries an infinitive complement ("ability and desire to search"): it completes
+    them all, so that "ability" alone would be cut short."""
+    complemented = [any(c.dep_ == "acl" and c.i > item.i and _to(c) for c in item.children) for item in items]
+    return complemented[-1] and not any(complemented[:-1])
+
+
+def _stranded(token: Token) -> bool:
+    """Whether a verb has a preposition without its object ("search for or receive information")."""
+    return token.pos_ in ("VERB", "AUX") and any(
+        c.dep_ == "prep" and c.i > token.i and not any(True for _ in c.children) for c in token.children
+    )
+
+
 def _kind(token: Token) -> str:
     """The coarse kind of a word, for telling a list of like things: noun, verb or modifier."""
     if token.tag_ == "VBG" and not any(c.dep_ in ("dobj", "ccomp", "xcomp") for c in token.children):
@@ -69,12 +95,15 @@ class SyntaxRules:
         heads = [root]
         for head in heads:
             heads.extend(
-                c for c in head.children
-                if c.pos_ in ("VERB", "AUX") and c.i in allowed and c.i > head.i
+                c
+                for c in head.children
+                if c.pos_ in ("VERB", "AUX")
+                and c.i in allowed
+                and c.i > head.i
                 and (c.dep_ in ("conj", "parataxis") or c.dep_ == "ccomp" and self._after_colon(c))
             )
-        if len(heads) == 1:
-            return [sorted(allowed)]
+        if len(heads) == 1 or any(_stranded(head) for head in heads):
+            return [sorted(allowed)]  # one clause, or one whose preposition's object is another's ("search for or get")
         spans = {head.i: subtree(head) & allowed for head in heads}
         pieces = []
         for head in heads:
@@ -103,16 +132,22 @@ class SyntaxRules:
             span = subtree(token) & allowed
             first = min(span)
             purpose = token.dep_ == "advcl" and token.head.dep_ in ("ROOT", "conj")  # of the main clause
-            if purpose and any(c.dep_ == "aux" and c.lower_ == "to" for c in token.children) and (
-                self.words(sorted(allowed)) > LONG_FACT_WORDS and self.words([i for i in allowed if i > max(span)]) == 0
+            if (
+                purpose
+                and any(c.dep_ == "aux" and c.lower_ == "to" for c in token.children)
+                and (
+                    self.words(sorted(allowed)) > LONG_FACT_WORDS
+                    and self.words([i for i in allowed if i > max(span)]) == 0
+                )
             ):
                 allowed -= span  # a purpose clause that closes a long fact: "..., to inform others about X"
                 continue
             after_comma = first > 0 and self.doc[first - 1].text == ","
             if not after_comma or token.dep_ not in ("advcl", "relcl"):
                 continue
-            commas = {first - 1} | ({max(span) + 1} if max(span) + 1 < len(self.doc) and self.doc[
-                max(span) + 1].text == "," else set())
+            commas = {first - 1} | (
+                {max(span) + 1} if max(span) + 1 < len(self.doc) and self.doc[max(span) + 1].text == "," else set()
+            )
             if token.dep_ == "advcl" and token.tag_ == "VBG" and first > min(allowed):
                 allowed -= span | commas
             elif token.dep_ == "relcl":
@@ -161,15 +196,21 @@ class SyntaxRules:
             items = [token]
             for item in items:  # a list of noun phrases alone may come as an apposition: "A, B, and C"
                 items.extend(
-                    c for c in item.children
-                    if c.i in allowed and c not in items and (
-                        c.dep_ == "conj" or c.dep_ == "appos" and item.dep_ == "ROOT" and any(
-                            g.dep_ == "conj" for g in c.children
-                        )
+                    c
+                    for c in item.children
+                    if c.i in allowed
+                    and c not in items
+                    and (
+                        c.dep_ == "conj"
+                        or c.dep_ == "appos"
+                        and item.dep_ == "ROOT"
+                        and any(g.dep_ == "conj" for g in c.children)
                     )
                 )
             if len(items) < 2 or any(_kind(item) != _kind(token) for item in items):
                 continue  # no list, or a parse that joins unlike things ("the cruelty of testing and encouraging")
+            if _shared_infinitive(items) or _shared_complement(items) or any(_stranded(item) for item in items):
+                continue  # unsure where an item's "to", complement or object belongs: kept whole
             if any(c.lower_ in _NEGATING for item in items for c in item.children):
                 return [piece]  # "neither A nor B" is no list of facts
             region = subtree(token) & allowed

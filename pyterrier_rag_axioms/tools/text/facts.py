@@ -5,8 +5,9 @@ shared :class:`~pyterrier_rag_axioms.tools.text.TextAnalyzer`) read spaCy's depe
 each sentence and apply these rules, in order:
 
 1. **Layout and sources.** Citation markers (``[1]``, ``[0, 2]``), other marks of a source, links,
-   Markdown (list, heading and emphasis marks) and source notes in brackets (``(Documents 1,
+   Markdown (list, heading and emphasis marks), emoji and source notes in brackets (``(Documents 1,
    5)``) are taken off. A heading line, and a heading prefix (``Other Uses: ...``), give no fact.
+   A Markdown table's cells are read one by one (its rule lines not at all), never glued together.
 2. **Lead-ins.** A line ending in ``:`` is a lead-in; a list item under it that cannot stand
    alone (no verb with a subject) is completed by it (``Exercise improves:`` / ``- sleep`` gives
    "Exercise improves sleep.").
@@ -17,7 +18,11 @@ each sentence and apply these rules, in order:
 4. **Coordinated clauses** ("X rose and Y fell", "X rose and then fell") give one fact each; a
    clause without its own subject borrows the first clause's subject and auxiliaries.
 5. **Enumerations** in an object or complement ("X supports A, B, and C") give one fact per item
-   ("X supports A.", "X supports B.", ...); enumerations of subjects are kept whole.
+   ("X supports A.", "X supports B.", ...); enumerations of subjects are kept whole, and so are
+   verbs of one infinitive where a later one has no "to" of its own ("refuse to buy X and
+   encourage Y": which verb it continues is unsure), nouns whose last carries an infinitive
+   complement that completes them all ("ability and desire to search") and verbs that share a
+   preposition's object ("search for or receive information").
 6. **Pronouns.** A fact that opens with a personal pronoun (``It``, ``They``, ``Its`` ...) takes
    the subject of the sentence before instead; where that is no noun phrase, the fact is dropped.
    ``This``/``That`` as a subject (an event, not a thing) drops the fact; as a determiner
@@ -26,7 +31,10 @@ each sentence and apply these rules, in order:
    query's (words such as "significant" or "effect" do not count) only restates it and is dropped.
 
 Where a rule is unsure (a split would leave a part of fewer than three words, or without a verb
-in a clause split), the sentence is kept whole. The output is deterministic: the same text and
+in a clause split), the sentence is kept whole. A text in a script without word separators
+(Chinese, Japanese, Thai, ...), which the English parse cannot cut, gives its sentences as facts.
+A lone surrogate (half of a UTF-16 pair, which no encoding takes) is read as U+FFFD and left out
+of the fact; every span still points into the text as given. The output is deterministic: the same text and
 query give the same facts, in text order, each text once.
 
 :func:`trec_form_problems` tells whether a nugget is in TREC's form (see its docstring); the
@@ -35,6 +43,7 @@ extractor's nuggets and the facts are checked with it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -116,13 +125,70 @@ def atomic_facts_of(
         from pyterrier_rag_axioms.tools.text.analyzer import text_analyzer
 
         analyzer = text_analyzer()
-    distinct = list(dict.fromkeys([*texts, *([query] if query else [])]))
+    readable = {text: readable_text(text) for text in dict.fromkeys([*texts, *([query] if query else [])])}
+    unspaced = {text for text in readable if _is_unspaced(text)}
+    distinct = list(dict.fromkeys(readable[text] for text in readable if text not in unspaced))
     analyses = dict(zip(distinct, analyzer.analyse(distinct)))
-    query_terms = _terms(analyses[query], list(analyses[query].lemmatized)) if query else frozenset()
+    query_terms = (
+        _terms(analyses[readable[query]], list(analyses[readable[query]].lemmatized))
+        if query and query not in unspaced
+        else frozenset()
+    )
     found: dict[str, list[AtomicFact]] = {}
     for text in dict.fromkeys(texts):
-        found[text] = _Splitter(analyses[text], query_terms, analyzer).facts() if text.strip() else []
+        if not text.strip():
+            found[text] = []
+        elif text in unspaced:
+            found[text] = _sentence_facts(readable[text])
+        else:
+            found[text] = _Splitter(analyses[readable[text]], query_terms, analyzer).facts()
     return [list(found[text]) for text in texts]
+
+
+#: Characters of scripts written without spaces between words (Chinese, Japanese, Thai, ...).
+_UNSPACED = re.compile(
+    r"[\u0e00-\u0eff"  # Thai, Lao
+    r"\u1000-\u109f\u1780-\u17ff"  # Myanmar, Khmer
+    r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"  # kana, CJK ideographs
+)
+#: A sentence of such a script: up to its closing mark (or a line break).
+_UNSPACED_SENTENCE = re.compile(r"[^\n。！？!?]+[。！？!?]*")
+#: A surrogate code point: a half of a UTF-16 pair alone, which no encoding takes.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+#: A Markdown table's rule line ("|---|:--:|").
+_TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?$", re.MULTILINE)
+#: A Markdown table's row: a line that opens with ``|`` or holds at least two cell borders.
+_TABLE_ROW = re.compile(r"^[ \t]*\|.*$|^[^|\n]*\|[^|\n]*\|.*$", re.MULTILINE)
+
+
+def readable_text(text: str) -> str:
+    """The text as the splitter reads it, of the same length, so that every offset holds: a lone surrogate (which
+    no encoding takes) becomes U+FFFD, a Markdown table's rule lines become blank and its cell borders line
+    breaks, so that each cell is read on its own, never glued to the next."""
+    text = _SURROGATE.sub("\ufffd", text)
+    if "|" not in text:
+        return text
+    text = _TABLE_RULE.sub(lambda match: " " * len(match.group()), text)
+    return _TABLE_ROW.sub(lambda match: match.group().replace("|", "\n"), text)
+
+
+def _is_unspaced(text: str) -> bool:
+    """Whether most letters of a text are of a script without word separators, which the English parse cannot cut."""
+    letters = sum(character.isalpha() for character in text)
+    return bool(letters) and len(_UNSPACED.findall(text)) * 2 > letters
+
+
+def _sentence_facts(text: str) -> list[AtomicFact]:
+    """The sentences of a text in a script without word separators, each one fact (the parse cannot cut them)."""
+    facts: dict[str, AtomicFact] = {}
+    for match in _UNSPACED_SENTENCE.finditer(text):
+        sentence = plain_statement(match.group())
+        fact = clean_statement(sentence, close=False)
+        if fact and any(character.isalpha() for character in fact):
+            start = match.start() + len(match.group()) - len(match.group().lstrip())
+            end = match.start() + len(match.group().rstrip())
+            facts.setdefault(fact, AtomicFact(fact, start, end, sentence))
+    return list(facts.values())
 
 
 def _terms(analysis: TextAnalysis, tokens: Sequence[Token]) -> frozenset[str]:
@@ -227,8 +293,11 @@ class _Splitter(SyntaxRules):
     def _leads_in(self, index: int) -> bool:
         """Whether a colon after this token ends a lead-in ("X include:", "such as:"), not a heading."""
         last = self.doc[index]
-        return last.dep_ == "ROOT" and last.pos_ in ("VERB", "AUX") or last.pos_ in ("AUX", "ADP") or (
-            last.lower_ in ("following", "including", "include", "includes", "are", "is")
+        return (
+            last.dep_ == "ROOT"
+            and last.pos_ in ("VERB", "AUX")
+            or last.pos_ in ("AUX", "ADP")
+            or (last.lower_ in ("following", "including", "include", "includes", "are", "is"))
         )
 
     def _nested(self, part: list[int], source: str) -> list[AtomicFact]:
@@ -239,8 +308,7 @@ class _Splitter(SyntaxRules):
         splitter = _Splitter(self.analyzer.analyse([text])[0], self.query_terms, self.analyzer)
         splitter.antecedent = self.antecedent
         return [
-            AtomicFact(fact.text, offsets[fact.start], offsets[fact.end - 1] + 1, source)
-            for fact in splitter.facts()
+            AtomicFact(fact.text, offsets[fact.start], offsets[fact.end - 1] + 1, source) for fact in splitter.facts()
         ]
 
     def _is_list_item(self, sentence: Span) -> bool:
@@ -285,8 +353,10 @@ class _Splitter(SyntaxRules):
         for position, index in enumerate(kept[:8]):
             if self.doc[index].text in (":", "-", "–", "—") and 0 < position:
                 before, after = kept[:position], kept[position + 1 :]
-                if self.doc[index].text != ":" and not self.analysis.formatting[before[-1]] and not any(
-                    self.analysis.formatting[i] for i in before
+                if (
+                    self.doc[index].text != ":"
+                    and not self.analysis.formatting[before[-1]]
+                    and not any(self.analysis.formatting[i] for i in before)
                 ):
                     continue  # a dash is a heading's end only after a bold term ("**Term** - ...")
                 if self.words(before) <= 6 and self.words(after) >= 3 and not self._leads_in(before[-1]):
