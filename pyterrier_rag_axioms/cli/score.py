@@ -18,6 +18,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from pyterrier_rag_axioms.cli._declared_option import add_declared_option
@@ -78,11 +79,19 @@ def load_assignments(path: str) -> pd.DataFrame:
         flat = pd.read_parquet(path)
     else:
         flat = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
-    if "counted" in flat.columns:  # as written: true/false, or their text in TSV
-        marks = flat["counted"].map({True: True, False: False, "True": True, "False": False})
+    if "counted" in flat.columns:  # booleans in Parquet, their text in TSV (a header line above the rows)
+        parquet = path.lower().endswith(".parquet")
+
+        def mark(value: object) -> bool | None:
+            if parquet:
+                return bool(value) if isinstance(value, (bool, np.bool_)) else None
+            return {"True": True, "False": False}.get(value) if isinstance(value, str) else None
+
+        marks = flat["counted"].map(mark)
         if marks.isna().any():
             row = int(marks.isna().to_numpy().argmax())
-            raise ValueError(f"{path}: row {row + 1}: counted must be True or False, not {flat['counted'].iloc[row]!r}")
+            where = f": row {row + 1}" if parquet else f":{row + 2}"  # a TSV's rows start on its second line
+            raise ValueError(f"{path}{where}: counted must be True or False, not {flat['counted'].iloc[row]!r}")
         flat["counted"] = marks.astype(bool)
     try:
         return nested_assignments(flat)

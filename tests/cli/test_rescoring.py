@@ -140,5 +140,12 @@ def test_score_rescores_the_flat_table_of_assign_to_the_printed_table(assigned):
     flat.loc[3, "counted"] = "maybe"
     flat.to_csv(folder / "bad.tsv", sep="\t", index=False)
     assert cli_error(run_cli("score", "bad.tsv", cwd=folder)) == (
-        "rag-axioms score: error: bad.tsv: row 4: counted must be True or False, not 'maybe'"
+        "rag-axioms score: error: bad.tsv:5: counted must be True or False, not 'maybe'"  # line 5: after the header
+    )
+    flat = pd.read_parquet(folder / "flat.parquet")
+    flat["counted"] = flat["counted"].map(str)  # text where Parquet holds booleans: "False" is not read as true
+    flat.to_parquet(folder / "bad.parquet")
+    first = flat["counted"].iloc[0]
+    assert cli_error(run_cli("score", "bad.parquet", cwd=folder)) == (
+        f"rag-axioms score: error: bad.parquet: row 1: counted must be True or False, not {first!r}"
     )
