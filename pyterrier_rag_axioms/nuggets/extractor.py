@@ -238,18 +238,25 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
         candidates = [c for voice in voices for c in voice.candidates] + sorted(
             context_candidates.values(), key=lambda c: c.text
         )
-        if not candidates:
-            return pd.DataFrame(columns=EXTRACTED_COLUMNS)
         owners = np.array(
             [v for v, voice in enumerate(voices) for _ in voice.candidates] + [-1] * len(context_candidates), dtype=int
         )
+        if not candidates:
+            return pd.DataFrame(columns=EXTRACTED_COLUMNS)
         # short texts: torch's threads would wait more than they work (the same bits on one thread)
         vectors = self.encoder.embed([c.text for c in candidates], one_thread=True).astype(np.float64)
         similarity = vectors @ vectors.T  # the one matrix product of the topic
-        # best_of[c, v]: the best cosine of candidate c with a statement of answer v (never its own answer)
+        answer_count = int((owners >= 0).sum())
+        # best[c, v]: the best cosine of candidate c with a statement of answer v (never its own answer)
+        starts = np.flatnonzero(np.r_[True, np.diff(owners[:answer_count]) != 0]) if answer_count else []
+        best = (
+            np.maximum.reduceat(similarity[:, :answer_count], starts, axis=1)
+            if answer_count
+            else np.zeros((len(candidates), 0))
+        )
+        present = np.unique(owners[:answer_count])
         best_of = np.full((len(candidates), len(voices)), -1.0)
-        for v in np.unique(owners[owners >= 0]):
-            best_of[:, v] = similarity[:, owners == v].max(axis=1)
+        best_of[:, present] = best
         best_of[owners >= 0, owners[owners >= 0]] = -1.0
         restated = best_of >= self.similarity
         support = restated.sum(axis=1)
