@@ -50,7 +50,7 @@ def _shared_complement(items: list[Token]) -> bool:
 def _stranded(token: Token) -> bool:
     """Whether a verb has a preposition without its object ("search for or receive information")."""
     return token.pos_ in ("VERB", "AUX") and any(
-        c.dep_ == "prep" and c.i > token.i and not any(True for _ in c.children) for c in token.children
+        c.dep_ == "prep" and c.i > token.i and c.n_lefts + c.n_rights == 0 for c in token.children
     )
 
 
