@@ -22,7 +22,8 @@ Per topic:
    count follows what the pool supports. By default ``min_support`` is :data:`MIN_SUPPORT`, but
    at most a third of the topic's other answers, and at least one
    (:meth:`NuggetExtractor.least_support`): in a topic of two to six answers, a fact that two of
-   them state is a nugget; a passage's statement needs two answers that state it. A topic where
+   them state is a nugget (an answer restates it also with a fact too long, or not in the form,
+   to be a candidate itself); a passage's statement needs two answers that state it. A topic where
    no two answers state one fact has no nuggets, and a warning (:class:`NoNuggetsWarning`) names
    it in one line.
 4. **Importance**, in one line: vital where at least ``vital_share`` times as many answers state
@@ -243,9 +244,21 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
         )
         if not candidates:
             return pd.DataFrame(columns=EXTRACTED_COLUMNS)
+        # a small topic has few restatements: an answer's statements too long (or not in form) to be nuggets count too
+        small = self.least_support(len(voices)) < MIN_SUPPORT
+        own_texts = [{c.text for c in voice.candidates} for voice in voices]
+        more = [
+            (v, fact.text)
+            for v, voice in enumerate(voices)
+            for fact in facts[voice.text]
+            if small and fact.text not in own_texts[v]
+        ]
+        more = list(dict.fromkeys(more))
         # short texts: torch's threads would wait more than they work (the same bits on one thread)
-        vectors = self.encoder.embed([c.text for c in candidates], one_thread=True).astype(np.float64)
-        similarity = vectors @ vectors.T  # the one matrix product of the topic
+        vectors = self.encoder.embed([c.text for c in candidates] + [text for _, text in more], one_thread=True)
+        vectors = vectors.astype(np.float64)
+        with_more = vectors[: len(candidates)] @ vectors.T  # the one matrix product of the topic
+        similarity = with_more[:, : len(candidates)]
         answer_count = int((owners >= 0).sum())
         # best[c, v]: the best cosine of candidate c with a statement of answer v (never its own answer)
         starts = np.flatnonzero(np.r_[True, np.diff(owners[:answer_count]) != 0]) if answer_count else []
@@ -257,6 +270,8 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
         present = np.unique(owners[:answer_count])
         best_of = np.full((len(candidates), len(voices)), -1.0)
         best_of[:, present] = best
+        for column, (v, _) in enumerate(more, start=len(candidates)):
+            best_of[:, v] = np.maximum(best_of[:, v], with_more[:, column])
         best_of[owners >= 0, owners[owners >= 0]] = -1.0
         restated = best_of >= self.similarity
         support = restated.sum(axis=1)

@@ -60,6 +60,17 @@ def test_two_answers_that_state_one_fact_give_that_nugget():
     assert len(nuggets["drawn_from"].iloc[0]) == 1  # the other answer is credited for it, not its source
 
 
+def test_in_a_small_topic_a_statement_too_long_to_be_a_nugget_restates_one():
+    answers = {
+        "a": "The sky is blue because air molecules scatter blue light more than red light.",
+        "b": "Air molecules scatter blue sunlight much more strongly than other colours, so the sky looks blue.",
+        "c": "The ocean reflects the sky, which is why the sea looks blue.",
+    }
+    nuggets = drawn(topic("long", answers))
+    assert nuggets["nugget"].tolist() == ["Air molecules scatter blue light more than red light."]
+    assert nuggets["sources"].iloc[0] == ["a", "b"] and nuggets["drawn_from"].iloc[0] == ["a"]
+
+
 def test_a_passage_needs_two_answers_that_state_it():
     one = topic("one", {**UNSHARED}, [PASSAGE])  # only x states the passage's fact
     with pytest.warns(NoNuggetsWarning):
