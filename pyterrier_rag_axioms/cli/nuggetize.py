@@ -101,7 +101,8 @@ def checked_output(path: str, inputs: Sequence[str | None]) -> None:
 
 
 def run_answers(paths: Sequence[str], topics: str | None) -> pd.DataFrame:
-    """The answers of the run files, one response per (topic, run); a file without answers is an error."""
+    """The answers of the run files, one response per (topic, run); a file without answers, or run files that
+    answer every topic once (one run), is an error. A topic that one run alone answers gets no nuggets."""
     from pyterrier_rag_axioms.judgments import load_run_file
 
     frames = []
@@ -118,7 +119,7 @@ def run_answers(paths: Sequence[str], topics: str | None) -> pd.DataFrame:
         raise CommandLineError(f"run {run!r} answers topic {qid!r} more than once across the run files")
     counts = responses.groupby("qid", sort=True)["docno"].agg(list)
     alone = counts[counts.map(len) < 2]
-    if len(alone):
+    if len(alone) == len(counts):  # one run for every topic: a topic answered by one run alone has no nuggets
         qid, runs = alone.index[0], alone.iloc[0]
         raise CommandLineError(
             f"topic {qid!r} has one answer (run {runs[0]!r}); nuggets are what several runs state, so give the "

@@ -99,8 +99,8 @@ def no_nuggets_line(empty: list[str], responses: pd.DataFrame) -> str:
     if len(empty) == 1:
         answers = responses.loc[responses["qid"] == empty[0], "response"].nunique()
         return (
-            f"NuggetExtractor: no two answers of topic {empty[0]!r} ({answers} distinct answers) state one fact, "
-            "so it has no nuggets"
+            f"NuggetExtractor: no two answers of topic {empty[0]!r} ({answers} distinct "
+            f"answer{'s' if answers != 1 else ''}) state one fact, so it has no nuggets"
         )
     named = ", ".join(map(repr, empty[:3])) + (f" and {len(empty) - 3} more" if len(empty) > 3 else "")
     return f"NuggetExtractor: no two answers state one fact in {len(empty)} topics ({named}), so they have no nuggets"
@@ -124,7 +124,9 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     :func:`~pyterrier_rag_axioms.nuggets.load_nuggets` and ``NuggetAssigner(nuggets=...)`` accept,
     one row per nugget: ``qid``, ``query``, ``nugget_id`` (``"0"``, ``"1"``, ... by support),
     ``nugget``, ``importance`` and the provenance ``support``, ``sources``, ``drawn_from`` and
-    ``passages``; topics in order of qid.
+    ``passages``; topics in order of qid. A topic where no two answers state one fact (a topic of one
+    answer among others, too) has no rows, and a :class:`NoNuggetsWarning` names it; a frame where
+    every topic has one answer is refused.
 
     Deterministic: the nuggets of a topic depend on its answers and passages only, never on the
     order of the rows or on the other topics in the frame. Its parameters are declared once
@@ -183,7 +185,7 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
             )
         topics = sorted(dict.fromkeys(responses["qid"]))
         single = [qid for qid in topics if (responses["qid"] == qid).sum() < 2]
-        if single:
+        if len(single) == len(topics):  # one answer to every topic: the wrong frame, most likely
             raise ValueError(
                 f"NuggetExtractor: topic {single[0]!r} has one answer"
                 + (f" (and {len(single) - 1} more topics)" if len(single) > 1 else "")

@@ -180,3 +180,26 @@ def test_the_extractors_settings_are_options(tmp_path):
     assert "no nuggets" in many.stdout.splitlines()[-1]
     line = cli_error(run_cli("nuggetize", *paths, "--vital-share", "2", cwd=tmp_path))
     assert line.startswith("rag-axioms nuggetize: error: argument --vital-share: must be a number from 0 to 1, not '2'")
+
+
+def test_a_topic_that_one_run_alone_answers_has_no_nuggets(tmp_path):
+    paths = small_run_files(tmp_path, topics=("sky",))
+    alone = write_records(
+        tmp_path / "run-e.jsonl",
+        [
+            {
+                "topic_id": "moon",
+                "topic": "Why does the moon shine?",
+                "run_id": "run-e",
+                "references": [],
+                "answer": [{"text": "The moon reflects sunlight.", "citations": []}],
+            }
+        ],
+    )
+    output = tmp_path / "nuggets.jsonl"
+    completed = run_cli("nuggetize", *paths, str(alone), "--output", str(output), cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.splitlines()[-1] == (
+        "no two runs state one fact for topic moon: it has no nuggets (an empty list in the file)"
+    )
+    assert set(load_nuggets(output)["qid"]) == {"sky"}

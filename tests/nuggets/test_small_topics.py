@@ -140,3 +140,12 @@ def test_a_large_topic_keeps_its_nuggets(shared_data):
     default = NuggetExtractor(processes=1)(large)
     pd.testing.assert_frame_equal(default, NuggetExtractor(min_support=2, processes=1)(large))
     assert len(default) >= 5 and (default["support"] >= 3).all()  # two other answers restate each
+
+
+def test_a_topic_of_one_answer_among_others_has_no_nuggets_and_is_named():
+    alone = topic("alone", {"a": SCATTERING["a"]})
+    with pytest.warns(NoNuggetsWarning, match=r"topic 'alone' \(1 distinct answer\) state one fact"):
+        nuggets = NuggetExtractor()(pd.concat([alone, topic("sky", SCATTERING)], ignore_index=True))
+    assert set(nuggets["qid"]) == {"sky"}
+    with pytest.raises(ValueError, match=r"NuggetExtractor: topic 'alone' has one answer"):
+        NuggetExtractor()(alone)  # every topic one answer: the wrong frame, most likely
