@@ -5,6 +5,7 @@ from pyterrier_rag_axioms import (  # noqa: F401  (reachable as attributes, not 
     axioms,
     evaluation,
     frames,
+    grounding,
     io,
     judgments,
     nuggets,
@@ -13,6 +14,7 @@ from pyterrier_rag_axioms import (  # noqa: F401  (reachable as attributes, not 
     preference,
     registry,
     reranking,
+    support,
     tools,
 )
 from pyterrier_rag_axioms.aggregation import Cascade, Combinator, Conjunction, MajorityVote, WeightedSum
@@ -20,6 +22,7 @@ from pyterrier_rag_axioms.axioms import AXIOM_NAMES as _AXIOM_NAMES
 from pyterrier_rag_axioms.axioms import Axiom, FeatureAxiom, compare_with_margin
 from pyterrier_rag_axioms.evaluation import agreement
 from pyterrier_rag_axioms.frames import preference_frame, response_frame
+from pyterrier_rag_axioms.grounding import Faithfulness
 from pyterrier_rag_axioms.nuggets import NuggetExtractor
 from pyterrier_rag_axioms.pipelines import BestOfN, MultiGenerator, SamplingReader
 from pyterrier_rag_axioms.preference import PreferenceModel
@@ -39,6 +42,6 @@ __all__ = [
     # combinators, rankers, the fitted model and the pyterrier-rag transformers
     "Cascade", "Combinator", "Conjunction", "MajorityVote", "WeightedSum",
     "AxiomaticReranker", "KwikSort", "PreferenceCountReranker", "PreferenceModel",
-    "BestOfN", "MultiGenerator", "SamplingReader", "NuggetExtractor",
+    "BestOfN", "MultiGenerator", "SamplingReader", "NuggetExtractor", "Faithfulness",
     # not the subpackages: a star import binds no module name (``io`` would hide the standard library's)
 ]

@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from pyterrier_rag_axioms.axioms._analyzed import AnalyzedFeatureAxiom, TextFeatureAxiom
+from pyterrier_rag_axioms.axioms._base import parameter, parameters
 from pyterrier_rag_axioms.axioms.coverage.aspects import AspectSentenceCoverageAxiom
+from pyterrier_rag_axioms.declaration import TOOL
 from pyterrier_rag_axioms.frames import Context, ResponseTable
 from pyterrier_rag_axioms.tools.cache import text_key
 from pyterrier_rag_axioms.tools.rouge import RougeLsum, rouge_lsum_text
@@ -101,6 +103,54 @@ class EntityContradictionConsistencyAxiom(TextFeatureAxiom):
         return sum(len(polarity) == 2 for polarity in polarities.values()) / len(polarities)
 
 
+def _support_model(axiom: object, model: object) -> object:
+    from pyterrier_rag_axioms.grounding.faithfulness import _resolve_support_model  # the model loads on first use
+
+    return _resolve_support_model(axiom, model)
+
+
+@parameters
+class GroundedClaimsConsistencyAxiom(AnalyzedFeatureAxiom):
+    """CONS4: prefer the answer whose claims its own passages support better.
+
+    Intuition: a faithful answer says only what its sources say. Unlike CONS1 and CONS2, which
+    reward covering the context (so that a longer answer wins), CONS4 is precision against the
+    context: an answer gains nothing by saying more, and loses by each thing it says that its
+    passages do not support. The value is the expected unsupported information of the answer:
+    over its claims (its atomic facts; see :class:`~pyterrier_rag_axioms.grounding.Faithfulness`),
+    the probability that the passages do not support the claim (by the support model,
+    :class:`~pyterrier_rag_axioms.support.SupportModel`) times the IDF mass of the claim's words
+    that no passage holds; lower is better. An answer without claims (one that declines to
+    answer) has 0; no context gives NaN (no preference).
+    """
+
+    short_name = "CONS4"
+    registry_group = "extra"
+    default_margin_fraction = 0.05
+    needs_context = True
+    prefer_higher = False
+
+    #: The support model, or the path of a fitted model file (default: the shipped model).
+    support_model: object = parameter(None, role=TOOL, resolve=_support_model, shown=lambda model: repr(model))
+
+    def response_values(self, table: ResponseTable) -> np.ndarray:
+        from pyterrier_rag_axioms.grounding.faithfulness import groundings
+
+        values = np.full(len(table), np.nan)
+        rows = [row for row, context in enumerate(table.contexts) if context]
+        found = groundings(
+            [table.texts[row] for row in rows],
+            [table.contexts[row] for row in rows],
+            support_model=self.support_model,
+            text_analyzer=self.text_analyzer,
+            verbose=self.verbose,
+        )
+        for row, grounding in zip(rows, found):
+            values[row] = grounding.unsupported_mass()
+        return values
+
+
 CONS1 = AspectSimilaritySentenceCountConsistencyAxiom
 CONS2 = RougeConsistencyAxiom
 CONS3 = EntityContradictionConsistencyAxiom
+CONS4 = GroundedClaimsConsistencyAxiom

@@ -1,5 +1,6 @@
 """The ``rag-axioms`` command: judge (``rag-axioms [FILE]``), ``rerank``, ``runs``, ``assign``, ``score``,
-``nuggetize``, ``cache`` and ``data``, a module each. Not here: what the commands run, only how they are called."""
+``nuggetize``, ``ground``, ``cache`` and ``data``, a module each. Not here: what the commands run, only how
+they are called."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from pyterrier_rag_axioms.cli._progress import restore_bars
 from pyterrier_rag_axioms.cli.assign import assign_main
 from pyterrier_rag_axioms.cli.cache import cache_main
 from pyterrier_rag_axioms.cli.data import data_main
+from pyterrier_rag_axioms.cli.ground import ground_main
 from pyterrier_rag_axioms.cli.judge import judge_main
 from pyterrier_rag_axioms.cli.nuggetize import nuggetize_main
 from pyterrier_rag_axioms.cli.rerank import rerank_main
@@ -35,7 +37,7 @@ from pyterrier_rag_axioms.cli.score import score_main
 SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "judge": judge_main,  # the default command, by name
     "rerank": rerank_main, "runs": runs_main, "assign": assign_main, "cache": cache_main, "data": data_main,
-    "nuggetize": nuggetize_main, "score": score_main,
+    "nuggetize": nuggetize_main, "score": score_main, "ground": ground_main,
 }
 
 
