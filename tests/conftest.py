@@ -10,6 +10,9 @@ import pandas as pd
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+# The one-line notes on model files built at first use are the subject of tests/cli/test_first_run.py,
+# which clears this; elsewhere they would make a test's stderr depend on which test built a file first.
+os.environ.setdefault("RAG_AXIOMS_QUIET", "1")
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_PATH = PROJECT_ROOT / "data" / "sample" / "responses.jsonl"

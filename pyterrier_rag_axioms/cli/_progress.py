@@ -96,12 +96,16 @@ def add_progress_options(parser: argparse.ArgumentParser) -> None:
 def resolve_progress(args: argparse.Namespace) -> None:
     """Set ``args.verbose``: whether to show progress (one bar per long stage) on stderr.
 
-    ``--verbose`` shows it, ``--quiet`` hides it; by default it shows where stderr is a terminal, so
-    that output redirected to a file or read by a program holds results and notes only; there, a
-    stage that runs for minutes writes a plain line every few minutes instead (see
-    :class:`LogLines`). Model libraries' own bars (loading weights) are never shown.
+    ``--verbose`` shows it, ``--quiet`` hides it (and the notes on model files built at first use); by
+    default it shows where stderr is a terminal, so that output redirected to a file or read by a
+    program holds results and notes only; there, a stage that runs for minutes writes a plain line
+    every few minutes instead (see :class:`LogLines`). Model libraries' own bars (loading weights) are never shown.
     """
     args.verbose = bool(args.verbose or (not args.quiet and sys.stderr.isatty()))
+    if args.quiet:  # the notes on model files built at first use too, in worker processes as well
+        from pyterrier_rag_axioms.tools.embeddings.onnx_build import QUIET_VARIABLE
+
+        os.environ[QUIET_VARIABLE] = "1"
     if not args.verbose and not args.quiet:  # a log: one line per stage every few minutes, not a bar
         use_log_lines()
         args.verbose = True

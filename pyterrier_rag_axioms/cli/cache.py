@@ -133,7 +133,7 @@ def cache_main(argv: Sequence[str]) -> int:
     parser.add_argument(
         "--build", action="store_true",
         help="build the model files the defaults use where they are missing or damaged (the static encoder of the "
-        "run judge and the extractor, distilled from the shipped model, and the assigner's int8 ONNX export), and "
+        "run judge and the extractor, distilled from the shipped model, and the assigner's float32 ONNX export), and "
         "print where they are",
     )
     from pyterrier_rag_axioms.tools.cache_upkeep import prune

@@ -20,7 +20,7 @@ def test_cache_build_makes_every_default_model_file_and_names_it(tmp_path):
     assert built.returncode == 0 and built.stderr == "", built.stderr
     lines = dict(re.fullmatch(r"(\S+): (\S+) \(SHA-256 ([0-9a-f]{16})\.\.\.\)", line).group(1, 2)
                  for line in built.stdout.splitlines())
-    assert set(lines) == {"static", "onnx-int8"}  # the judge's and extractor's encoder, the assigner's
+    assert set(lines) == {"static", "onnx"}  # the judge's and extractor's encoder, the assigner's
     for path in map(Path, lines.values()):
         assert path.is_relative_to(tmp_path) and path.is_file()
         assert json.loads(record_path(path).read_text())["sha256"] == file_sha256(path)

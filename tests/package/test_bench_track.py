@@ -57,4 +57,4 @@ def test_the_spacy_components_benchmark_finds_the_same_annotations_and_prints_ea
     assert "1 rounds each" in lines[0] and lines[0].endswith("same annotations: True")
     parts = {line[:20].strip(): line[20:].split() for line in lines[2:]}
     assert set(parts) == {"parse before them", "attribute_ruler", "lemmatizer", "all"}
-    assert all(float(spacy) > 0 and float(faster) > 0 for spacy, faster, _ in parts.values())
+    assert all(float(spacy) >= 0 and float(faster) >= 0 for spacy, faster, _ in parts.values())  # 0.00: fast CPUs

@@ -31,11 +31,12 @@ def test_the_threads_are_restored_after_an_error():
     assert torch.get_num_threads() == before
 
 
-def test_embeddings_on_one_thread_are_the_same_bits_and_the_pool_is_restored():
+def test_embeddings_on_one_thread_agree_with_threaded_ones_and_the_pool_is_restored():
     before = torch.get_num_threads()
     threaded = SentenceSimilarity(cache_dir=False).embed(TEXTS)
     alone = SentenceSimilarity(cache_dir=False).embed(TEXTS, one_thread=True)
-    assert np.array_equal(threaded, alone)
+    # the same bits on some CPUs only: others split a product's sums by thread (docs/speed.md's tolerance)
+    np.testing.assert_allclose(threaded, alone, rtol=0, atol=1e-5)
     assert torch.get_num_threads() == before
 
 

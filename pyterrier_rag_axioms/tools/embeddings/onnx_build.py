@@ -58,6 +58,8 @@ LOCK_NAME = ".build.lock"
 BUILD_PREFIX = ".build-"
 #: What an export is called in notes and errors.
 ONNX_FILE = "ONNX model file"
+#: The environment variable that, set (``--quiet`` sets it), silences the notes on builds and waits.
+QUIET_VARIABLE = "RAG_AXIOMS_QUIET"
 #: The suffix of the record of an export's hash, beside it.
 RECORD_SUFFIX = ".json"
 
@@ -142,12 +144,24 @@ def check_export(path: Path) -> tuple[str, str]:
     return "good", digest
 
 
+def say(note: str) -> None:
+    """Print a one-line note about a model file on stderr, unless notes are off (:data:`QUIET_VARIABLE`)."""
+    if not os.environ.get(QUIET_VARIABLE):
+        print(f"rag-axioms: {note}", file=sys.stderr, flush=True)
+
+
 @contextlib.contextmanager
-def build_lock(directory: Path) -> Iterator[None]:
-    """Hold the exclusive build lock of an export directory (waiting for another process's build)."""
+def build_lock(directory: Path, *, waiting: str | None = None) -> Iterator[None]:
+    """Hold the exclusive build lock of an export directory, waiting for another process's build (saying
+    so in a note, where ``waiting`` names what is built)."""
     directory.mkdir(parents=True, exist_ok=True)
     with open(directory / LOCK_NAME, "a+b") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if waiting is not None:
+                say(f"waiting for another process to build the {waiting}")
+            fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield
         finally:
@@ -253,6 +267,7 @@ def install(
     versions of the ``packages`` that built it; returns the hash."""
     load(built)
     digest = file_sha256(built)
+    os.chmod(built, 0o666 & ~_umask())  # as any file written here: libraries write some with 0600
     record_path(target).unlink(missing_ok=True)
     os.replace(built, target)
     record = {"sha256": digest, "size": target.stat().st_size, "model": str(model_path),
@@ -261,6 +276,13 @@ def install(
         json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8"))
     _verified.pop(target, None)
     return digest
+
+
+def _umask() -> int:
+    """The process's file-mode creation mask (read by setting it, and setting it back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _load_onnx(path: Path) -> None:
@@ -274,12 +296,19 @@ def _say_rebuilt(path: Path, why: str, what: str) -> None:
 
 
 def ensure_file(
-    target: Path, build: Callable[[Path], str], *, what: str, error: type[ModelFileError] = ModelFileError
+    target: Path,
+    build: Callable[[Path], str],
+    *,
+    what: str,
+    error: type[ModelFileError] = ModelFileError,
+    takes: str = "a minute",
 ) -> str:
     """Make sure the model file at ``target`` is whole, building it where it is missing or damaged; its SHA-256.
 
     ``build(private)`` makes the file in the private directory ``private`` and installs it (see
-    :func:`install`), returning its hash; ``what`` names the file in notes and errors.
+    :func:`install`), returning its hash; ``what`` names the file in notes and errors. A build says
+    so first, in one line on stderr with ``takes``, roughly how long it takes on two cores; so does
+    a wait for another process's build (both unless :data:`QUIET_VARIABLE` is set).
 
     Raises:
         ModelFileError: (``error``) the file cannot be built (e.g. a library is missing, the folder
@@ -289,13 +318,17 @@ def ensure_file(
     if state == "good":
         _mark_used(target.parent)
         return found
+    if target.is_dir() or (target.exists() and not target.is_file()):
+        raise error(f"{target}: the {what} is not a file (a directory?); remove it or choose another cache folder")
     try:
-        with build_lock(target.parent):
+        with build_lock(target.parent, waiting=f"{what} {target}"):
             state, found = check_export(target)  # built by another process meanwhile?
             if state == "good":
                 return found
             if state == "damaged":
                 _say_rebuilt(target, found, what)
+            else:
+                say(f"building the {what} once, at first use (about {takes}): {target}")
             remove_stale_builds(target.parent)
             with quiet_build(), tempfile.TemporaryDirectory(dir=target.parent, prefix=BUILD_PREFIX) as private:
                 return build(Path(private))
