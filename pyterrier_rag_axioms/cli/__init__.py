@@ -1,10 +1,8 @@
 """The ``rag-axioms`` command: judge (``rag-axioms [FILE]``), ``rerank``, ``runs``, ``assign``, ``score``,
-``nuggetize``, ``ground``, ``cache`` and ``data``, a module each. Not here: what the commands run, only how
-they are called."""
+``nuggetize``, ``ground``, ``cache``, ``data``, a module each. Not here: what they run, only how it is called."""
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import os
 import signal
@@ -106,7 +104,8 @@ def _signal_status(signum: int) -> tuple[int, str]:
 
 def run() -> NoReturn:
     """The ``rag-axioms`` process (the installed script, ``python -m pyterrier_rag_axioms``): :func:`main`,
-    the exit handlers (the caches' pending entries, worker pools), then the end of the process at once.
+    the package's exit work (the caches' pending entries; :func:`main` has joined its worker pools), then the
+    end of the process at once.
 
     The interpreter's own shutdown, which would follow, tears down torch, onnxruntime and spaCy for up to
     seconds without Python's signal handlers: a Ctrl-C then ended the process by SIGINT, with no word. Here a
@@ -129,10 +128,11 @@ def run() -> NoReturn:
     except KeyboardInterrupt:  # in main's last lines, after its own handler
         received.append(signal.SIGINT)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-    atexit._run_exitfuncs()  # what the interpreter runs at exit, now under these handlers
-    from pyterrier_rag_axioms.tools.cache import close_caches
+    from pyterrier_rag_axioms.tools.cache import finish_caches
 
-    close_caches()  # as the interpreter's teardown would: SQLite folds its write-ahead log into the database
+    # the package's exit work, now under these handlers: the caches' pending entries written (as its exit
+    # handler would), then closed (as the teardown would: SQLite folds its write-ahead log into the database)
+    finish_caches()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError):  # the reader left (`| head`): as main, stop quietly
             stream.flush()

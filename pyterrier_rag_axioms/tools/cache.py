@@ -387,3 +387,10 @@ def _flush_at_exit() -> None:
 
 
 atexit.register(_flush_at_exit)
+
+
+def finish_caches() -> None:
+    """What a process that ends without the interpreter's exit handlers and teardown must do first: write
+    every tool's pending entries (a warning where they cannot be written) and close the caches."""
+    _flush_at_exit()
+    close_caches()

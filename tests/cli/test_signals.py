@@ -60,14 +60,32 @@ def test_the_command_line_prints_one_line_and_the_status(handlers, monkeypatch, 
     assert capsys.readouterr().err == "rag-axioms data: terminated by SIGTERM\n"
 
 
-# A command in a new process whose exit handlers (those the interpreter runs at exit: the caches'
-# pending entries, worker pools) get a real signal, as from a Ctrl-C after the result is printed.
+# A command in a new process whose exit work (writing the caches' pending entries, once its result is
+# printed) gets a real signal, as from a Ctrl-C after the result is printed.
 AT_EXIT = """
-import atexit, os, signal, sys
+import os, signal, sys
 from pyterrier_rag_axioms.cli import run
 from pyterrier_rag_axioms.sample import trec_sample_path
-atexit.register(os.kill, os.getpid(), signal.{signal})
+from pyterrier_rag_axioms.tools.cache import register_flushable
+
+class Ending:
+    def flush(self):
+        if ending.done:  # flushes during the work
+            os.kill(os.getpid(), signal.{signal})
+
+ending = Ending()
+ending.done = False
+register_flushable(ending)
 sys.argv = ["rag-axioms", "score", str(trec_sample_path("assignments.jsonl"))]
+import pyterrier_rag_axioms.cli as cli
+command = cli.SUBCOMMANDS["score"]
+
+def score(arguments):
+    status = command(arguments)
+    ending.done = True
+    return status
+
+cli.SUBCOMMANDS["score"] = score
 run()
 """
 

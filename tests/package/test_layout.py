@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "pyterrier_rag_axioms"
@@ -173,9 +174,60 @@ def test_every_folder_says_in_two_lines_what_lives_there_and_what_does_not():
             assert re.search(r"\b(not|no)\b", docstring, re.IGNORECASE), f"{where} says only what lives there"
 
 
-#: Standard-library modules whose process-level calls (``os._exit``, ``atexit._run_exitfuncs``) end a process
-#: without the interpreter's teardown: no object's state.
-PROCESS_MODULES = ("os", "atexit")
+#: Standard-library modules whose process-level calls (``os._exit``) end a process without the interpreter's
+#: teardown: no object's state.
+PROCESS_MODULES = ("os",)
+
+#: The standard library's names that start with an underscore and are documented, public all the same.
+PUBLIC_UNDERSCORE_NAMES = {"os._exit"}
+
+
+def _private_standard_library_calls(source: str) -> list[tuple[int, str]]:
+    """``(line, expression)`` for each ``module._x`` of a standard-library module (imported as such, or by
+    ``from module import _x``) that its documentation does not make public."""
+    tree = ast.parse(source)
+    standard = set(sys.stdlib_module_names)
+    modules: dict[str, str] = {}  # local name -> module
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                top = alias.name.split(".")[0]
+                if top in standard:
+                    modules[alias.asname or top] = alias.name if alias.asname else top
+        elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] in standard:
+            for alias in node.names:
+                if _private(alias.name) and f"{node.module}.{alias.name}" not in PUBLIC_UNDERSCORE_NAMES:
+                    found.append((node.lineno, f"{node.module}.{alias.name}"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules:
+            name = f"{modules[node.value.id]}.{node.attr}"
+            if _private(node.attr) and name not in PUBLIC_UNDERSCORE_NAMES:
+                found.append((node.lineno, name))
+    return sorted(found)
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def test_no_private_standard_library_call():
+    calls = [
+        f"{path.relative_to(PACKAGE.parent)}:{line}: {name}"
+        for path in MODULES.values()
+        for line, name in _private_standard_library_calls(path.read_text(encoding="utf-8"))
+    ]
+    assert calls == []
+
+
+def test_a_private_standard_library_call_is_found():
+    source = (
+        "import atexit, os, threading as t\n"
+        "from sys import _getframe\n"
+        "atexit._run_exitfuncs(); os._exit(0); t._register_atexit(print)\n"
+    )
+    found = [(2, "sys._getframe"), (3, "atexit._run_exitfuncs"), (3, "threading._register_atexit")]
+    assert _private_standard_library_calls(source) == found
 
 
 def _reaches_into_private_state(source: str) -> list[tuple[int, str]]:
