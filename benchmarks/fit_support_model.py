@@ -52,7 +52,7 @@ from pyterrier_rag_axioms.tools.lexical import content_words  # noqa: E402
 from pyterrier_rag_axioms.tools.terms import term_extractor  # noqa: E402
 from pyterrier_rag_axioms.tools.text import text_analyzer  # noqa: E402
 
-VERSION = "support-1"
+VERSION = "support-2"
 MODEL_DIR = PROJECT_ROOT / "pyterrier_rag_axioms" / "support"
 RAGTRUTH = DEV_DATA / "ragtruth" / "qa_train.jsonl.gz"
 TREC = DEV_DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl"
@@ -64,6 +64,7 @@ MODEL_FEATURES = (
     "idf_recall",
     "window_idf_recall",
     "window_pairs",
+    "aligned_idf_recall",
     "numbers_missing",
     "entities_missing",
     "negation_mismatch",
@@ -146,6 +147,7 @@ SIGNS = {
     "idf_recall": 1,
     "window_idf_recall": 1,
     "window_pairs": 1,
+    "aligned_idf_recall": 1,
     "numbers_missing": -1,
     "entities_missing": -1,
     "negation_mismatch": -1,

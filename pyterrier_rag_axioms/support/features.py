@@ -37,7 +37,12 @@ FEATURES: tuple[str, ...] = (
     "entities_missing",  # share of the statement's named entities that the evidence lacks (0 without any)
     "negation_mismatch",  # 1 where the statement and its best window differ in negation
     "log_terms",  # log(1 + number of the statement's distinct terms)
+    "aligned_idf_recall",  # IDF-weighted share of the statement's terms found or aligned to an evidence term
 )
+
+#: The cosine of static token-vector embeddings at which a statement term aligns to an evidence term
+#: (a synonym, another form: "northern lights" and "aurora"; see :func:`aligned_recall`).
+ALIGN_COSINE = 0.7
 
 #: The longest window of consecutive evidence sentences (within one passage) a statement is matched in.
 WINDOW_SENTENCES = 3
@@ -170,6 +175,31 @@ def pair_features(
             missing_entities,
             float(statement.negated != best_negated),
             math.log1p(len(terms)),
+            float("nan"),  # aligned_idf_recall: set by aligned_recall, which needs the term vectors
         ],
         dtype=float,
     )
+
+
+def aligned_recall(
+    statement: Statement,
+    evidence: Sequence[EvidenceText],
+    idf: Mapping[str, float],
+    default_idf: float,
+    vectors: Mapping[str, np.ndarray],
+) -> float:
+    """The IDF-weighted share of the statement's terms that the evidence holds, or that align to one
+    of its terms: the cosine of their unit-length vectors (``vectors``, by term) is at least
+    :data:`ALIGN_COSINE` (a token alignment in the manner of BERTScore's recall, with IDF weights)."""
+    terms = statement.terms
+    if not terms:
+        return 0.0
+    weights = np.array([idf.get(term, default_idf) for term in terms], dtype=float)
+    everywhere = sorted(frozenset().union(*(passage.terms for passage in evidence))) if evidence else []
+    found = np.array([term in set(everywhere) for term in terms], dtype=bool)
+    missing = [term for term, held in zip(terms, found) if not held]
+    if missing and everywhere:
+        cosines = np.stack([vectors[term] for term in missing]) @ np.stack([vectors[term] for term in everywhere]).T
+        aligned = iter(np.round(cosines.max(axis=1), 6) >= ALIGN_COSINE)
+        found = np.array([held or next(aligned) for held in found], dtype=bool)
+    return float(weights[found].sum() / weights.sum())

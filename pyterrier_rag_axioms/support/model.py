@@ -4,7 +4,8 @@ A logistic regression over the features of :mod:`~pyterrier_rag_axioms.support.f
 by ``benchmarks/fit_support_model.py`` on the development data (RAGTruth QA claims against their
 passages, TREC 2024 RAG nuggets against answers) and shipped as ``support-model.json``, with the
 document frequencies of its IDF weights (``support-idf.json``, lemmas of the development
-passages). Both files carry the model's version.
+passages). Both files carry the model's version. The aligned recall reads term vectors from the
+package's static encoder (:func:`term_vectors`), a table look-up; no transformer runs.
 """
 
 from __future__ import annotations
@@ -19,7 +20,14 @@ from pathlib import Path
 import numpy as np
 import pyterrier as pt
 
-from pyterrier_rag_axioms.support.features import FEATURES, evidence_text, pair_features, statement_of
+from pyterrier_rag_axioms.support.features import (
+    FEATURES,
+    aligned_recall,
+    evidence_text,
+    pair_features,
+    statement_of,
+)
+from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, batch_independent_similarity
 from pyterrier_rag_axioms.tools.terms import term_extractor
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 
@@ -71,14 +79,32 @@ def support_features(
     views = {}
     for passage in dict.fromkeys(passage for passages in passages_of for passage in passages):
         views[passage] = evidence_text(analyses[passage], extractor)
+    statement_views = {
+        statement: statement_of(analyses[statement], extractor) for statement in dict.fromkeys(statements)
+    }
+    terms = sorted(
+        {term for view in statement_views.values() for term in view.terms}
+        | {term for view in views.values() for term in view.terms}
+    )
+    vectors = dict(zip(terms, term_vectors().embed(terms))) if terms else {}
     rows = []
     pairs = zip(statements, passages_of)
     if verbose:
         pairs = pt.tqdm(pairs, total=len(statements), desc="support", unit="pair")
+    aligned = FEATURES.index("aligned_idf_recall")
     for statement, passages in pairs:
-        view = statement_of(analyses[statement], extractor)
-        rows.append(pair_features(view, [views[passage] for passage in passages], idf, default_idf))
+        view, evidence = statement_views[statement], [views[passage] for passage in passages]
+        row = pair_features(view, evidence, idf, default_idf)
+        row[aligned] = aligned_recall(view, evidence, idf, default_idf, vectors)
+        rows.append(row)
     return np.round(np.array(rows, dtype=float), 9)
+
+
+def term_vectors() -> SentenceSimilarity:
+    """The encoder of the terms' vectors: the package's static encoder (all-MiniLM-L6-v2 distilled to
+    one vector per token, a table look-up; built on first use, see
+    :mod:`~pyterrier_rag_axioms.tools.embeddings.static_encoder`)."""
+    return batch_independent_similarity(backend="static")
 
 
 class SupportModel:

@@ -73,3 +73,11 @@ def test_bad_input_is_named(model):
     with pytest.raises(FileNotFoundError, match="no model file"):
         SupportModel(path="no-such-model.json")
     assert np.isfinite(model.features(["x"], [[]])).all()  # no evidence: nothing found, no error
+
+
+def test_aligned_terms_count_where_the_words_differ(model):
+    statements = ["The northern lights are caused by solar particles.", "Nitrogen produces blue hues."]
+    features = model.features(statements, [AURORA[:1], AURORA])
+    exact, aligned = FEATURES.index("idf_recall"), FEATURES.index("aligned_idf_recall")
+    assert features[0, aligned] > features[0, exact]  # "solar" aligns to "sun"
+    assert features[1, aligned] == features[1, exact] == 1.0  # every word found: nothing to align
