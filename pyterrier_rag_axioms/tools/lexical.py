@@ -1,31 +1,12 @@
-"""Lexical primitives that need no parse: content words, citation markers and the numbers they cite."""
+"""Lexical primitives that need no parse: content words (the rule of
+:mod:`~pyterrier_rag_axioms.tools.text.vocabulary`), citation markers and the numbers they cite."""
 
 from __future__ import annotations
 
-import functools
 import re
 
 from pyterrier_rag_axioms.tools.text import CITATION_PATTERN
-
-_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
-
-
-@functools.cache
-def _stop_words() -> frozenset[str]:
-    from spacy.lang.en.stop_words import STOP_WORDS  # loaded on first use only
-
-    return frozenset(STOP_WORDS)
-
-
-def words(text: str) -> list[str]:
-    """The lower-cased words of a text (letters and digits), without citation markers such as ``[0,1]``."""
-    return _WORD.findall(CITATION_PATTERN.sub(" ", text).lower())
-
-
-def content_words(text: str) -> list[str]:
-    """The lower-cased words of a text without spaCy's English stop words, in text order."""
-    stop = _stop_words()
-    return [word for word in words(text) if word not in stop]
+from pyterrier_rag_axioms.tools.text.vocabulary import content_words, words
 
 
 def cited_numbers(text: str) -> list[int]:
@@ -39,3 +20,6 @@ def cited_numbers(text: str) -> list[int]:
             else:
                 numbers.extend(int(bound) for bound in bounds)
     return numbers
+
+
+__all__ = ["cited_numbers", "content_words", "words"]

@@ -14,9 +14,7 @@ The values of a profile are kept with the text's analysis
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import importlib.metadata
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from functools import cached_property
@@ -27,10 +25,10 @@ import numpy as np
 from pyterrier_rag_axioms.tools._shared import SharedTool
 from pyterrier_rag_axioms.tools.cache import derived_key
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
+from pyterrier_rag_axioms.tools.text.vocabulary import porter_version, stem
 from pyterrier_rag_axioms.tools.text.words import lemma
 
 if TYPE_CHECKING:
-    import snowballstemmer
     from spacy.tokens import Token
 
 #: How a token becomes a term: its lower-cased spaCy lemma, or the Porter stem of its lower-cased text.
@@ -84,18 +82,6 @@ class TermProfile:
         return f"TermProfile(terms={self.terms!r})"
 
 
-@functools.cache
-def _porter() -> snowballstemmer.stemmer:
-    import snowballstemmer  # on first use: only the Porter stemmer needs it
-
-    return snowballstemmer.stemmer("porter")
-
-
-@functools.cache
-def _snowball_version() -> str:
-    return importlib.metadata.version("snowballstemmer")
-
-
 class TermExtractor(SharedTool):
     """Turns texts into :class:`TermProfile` records, one per distinct text, from cached spaCy parses.
 
@@ -141,7 +127,7 @@ class TermExtractor(SharedTool):
 
     def _term(self, token: Token) -> str:
         if self.stemmer == "porter":
-            return _porter().stemWord(token.lower_)
+            return stem(token.lower_)
         return lemma(token).strip()
 
     def value_key(self) -> str:
@@ -153,7 +139,7 @@ class TermExtractor(SharedTool):
             stop_words = hashlib.sha256("\n".join(sorted(stop_words)).encode("utf-8")).hexdigest()
         parameters: dict[str, object] = {"stemmer": self.stemmer, "stop_words": stop_words}
         if self.stemmer == "porter":
-            parameters["snowballstemmer"] = _snowball_version()
+            parameters["snowballstemmer"] = porter_version()
         return derived_key(type(self), parameters)
 
     def profile_of(self, analysis: TextAnalysis) -> TermProfile:

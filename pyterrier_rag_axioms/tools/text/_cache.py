@@ -39,16 +39,16 @@ def derivation_version() -> str:
     """The version of what the text analysis derives from a parse: a hash of the source (read once).
 
     Any change of :mod:`~pyterrier_rag_axioms.tools.text.analyzer`, of this module or of the modules they
-    and the per-text axiom values read (the spaCy pipeline, words, aspects, segmentation, long
-    texts, terms, triples, syllables, readability, ROUGE) gives cached values a new namespace, so values
-    derived by another version are never read.
+    and the per-text axiom values read (the spaCy pipeline, words, content words and stems, aspects,
+    segmentation, long texts, terms, triples, syllables, readability, ROUGE) gives cached values a new
+    namespace, so values derived by another version are never read.
     """
     text = Path(__file__).parent
     tools = text.parent
     derived_from = [
         *(text / f"{name}.py" for name in (
             "analysis", "analyzer", "_cache", "aspects", "spacy_model", "words", "long_texts", "segmentation",
-            "syllables",
+            "syllables", "vocabulary",
         )),
         *(tools / f"{name}.py" for name in ("lexical", "readability", "rouge", "terms", "triples")),
     ]

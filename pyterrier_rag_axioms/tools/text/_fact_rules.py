@@ -8,10 +8,10 @@ and cleans each fact here.
 
 from __future__ import annotations
 
-import functools
 import re
 
 from pyterrier_rag_axioms.tools.text.segmentation import CITATION_PATTERN, MARKER_PATTERN
+from pyterrier_rag_axioms.tools.text.vocabulary import content_words, stem
 
 #: Opening discourse markers, answers to yes/no questions and hedges taken off a statement
 #: (case-insensitive, repeatedly).
@@ -143,7 +143,6 @@ GENERIC_WORDS: frozenset[str] = frozenset(
 EMOJI = re.compile(
     "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\ufe0e\ufe0f\u200d\u20e3\U000e0020-\U000e007f]+"
 )
-_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)*")
 _PAIRS = {"(": ")", "[": "]", "{": "}"}
 
 
@@ -211,32 +210,6 @@ def clean_statement(text: str, *, close: bool = True) -> str:
     return text[0].upper() + text[1:]
 
 
-@functools.cache
-def _stop_words() -> frozenset[str]:
-    from pyterrier_rag_axioms.tools.text.spacy_model import import_spacy_without_torch
-
-    import_spacy_without_torch()
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    return frozenset(STOP_WORDS)
-
-
-def _stem(word: str) -> str:
-    """A crude stem for comparing a nugget's words with the query's ("buying" and "buy" agree)."""
-    word = word.lower().replace("’", "'")
-    word = word[:-2] if word.endswith("'s") else word
-    for suffix in ("ing", "ies", "es", "ed", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
-    return word
-
-
-def content_words(text: str) -> list[str]:
-    """The words of a text that are no stop words, lower-cased."""
-    stop = _stop_words()
-    return [word.lower() for word in _WORD.findall(text) if word.lower() not in stop]
-
-
 def trec_form_problems(nugget: str, query: str | None = None) -> list[str]:
     """What keeps a nugget from TREC's form (empty: it is in form). A nugget fails where it:
 
@@ -263,8 +236,8 @@ def trec_form_problems(nugget: str, query: str | None = None) -> list[str]:
         problems.append("debris")
     if HEADING_PREFIX.match(stripped):
         problems.append("heading prefix")
-    known = {_stem(word) for word in content_words(query or "")}
-    if len({_stem(word) for word in content_words(stripped)} - known) < 2:
+    known = {stem(word, rule="suffixes") for word in content_words(query or "", rule="ascii")}
+    if len({stem(word, rule="suffixes") for word in content_words(stripped, rule="ascii")} - known) < 2:
         problems.append("restates the query")
     if len(stripped.split()) > 25:
         problems.append("too long")
