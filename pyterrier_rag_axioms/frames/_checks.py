@@ -10,13 +10,13 @@ from __future__ import annotations
 import hashlib
 import weakref
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-if TYPE_CHECKING:
-    from pyterrier_rag_axioms.frames.context import Context
+#: A normalised context: the passages in order, or ``None`` where there is none (the rule that makes one:
+#: :func:`pyterrier_rag_axioms.frames.context.normalize_context`).
+Context = tuple[str, ...] | None
 
 def _label(label: Hashable | None) -> Hashable | None:
     """An index label as Python shows it plainly (``1``, not ``np.int64(1)``)."""

@@ -13,10 +13,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from pyterrier_rag_axioms.frames._checks import FrameTypeError, shown
-
-#: A normalised context: the passages in order, or ``None`` where there is none.
-Context = tuple[str, ...] | None
+from pyterrier_rag_axioms.frames._checks import Context, FrameTypeError, shown
 
 
 def passage_text(passage: object) -> object:

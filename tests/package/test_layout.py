@@ -1,5 +1,5 @@
 """The package's layout, read statically from its source: no import loops (imports inside
-functions count, ``TYPE_CHECKING`` blocks do not), no private name crossing a subpackage, no
+functions and ``TYPE_CHECKING`` blocks count), no private name crossing a subpackage, no
 module over 400 lines, no reach into another object's underscore attributes."""
 
 from __future__ import annotations
@@ -26,25 +26,10 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def _imports(tree: ast.AST):
-    """Every import statement outside ``if TYPE_CHECKING:`` blocks, at any depth."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and _is_type_checking(child):
-                stack.extend(child.orelse)
-                continue
-            if isinstance(child, (ast.Import, ast.ImportFrom)):
-                yield child
-            stack.append(child)
+    """Every import statement, at any depth: in a function and in an ``if TYPE_CHECKING:`` block too (a loop
+    of type names is a loop of the design, which only the interpreter does not run)."""
+    return (node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom)))
 
 
 def _resolve(module: str, node: ast.ImportFrom) -> str:
@@ -58,8 +43,13 @@ def _resolve(module: str, node: ast.ImportFrom) -> str:
 
 def _edges(module: str) -> list[tuple[str, str, int]]:
     """``(target module, imported name or '', line)`` for each import of the package by ``module``."""
+    return _edges_of(module, MODULES[module].read_text(encoding="utf-8"))
+
+
+def _edges_of(module: str, source: str) -> list[tuple[str, str, int]]:
+    """:func:`_edges` of ``module`` were its source ``source``."""
     edges = []
-    for node in _imports(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+    for node in _imports(ast.parse(source)):
         if isinstance(node, ast.Import):
             edges.extend((alias.name, "", node.lineno) for alias in node.names if alias.name.split(".")[0] == ROOT)
             continue
@@ -133,8 +123,34 @@ def test_the_graph_is_read():
     assert any(target == workers for target, _, _ in GRAPH["pyterrier_rag_axioms.parallel"])
 
 
+#: The import loops known today, all through ``preference/``, which is being refactored on its own: inside it,
+#: ``model`` imports its helpers (``grounding``, ``io``, ``parameters``, ``reference``, ``scores``), which import
+#: ``PreferenceModel`` back; and ``nuggets/reference.py`` imports ``gold_answer_texts`` from
+#: ``preference/reference.py``, which imports ``reference_score`` back, so that ``axioms``, ``axioms.coverage``,
+#: ``axioms.coverage.nuggets`` and ``nuggets`` close the loop too. Expected until the preference model is split;
+#: nothing else may loop.
+KNOWN_LOOPS = [
+    sorted(
+        f"pyterrier_rag_axioms.{name}"
+        for name in (
+            "axioms", "axioms.coverage", "axioms.coverage.nuggets", "nuggets", "nuggets.reference",
+            "preference.features", "preference.grounding", "preference.io", "preference.model",
+            "preference.parameters", "preference.reference", "preference.scores",
+        )
+    )
+]
+
+
 def test_no_import_loops():
-    assert _cycles(GRAPH) == []
+    assert _cycles(GRAPH) == KNOWN_LOOPS
+
+
+def test_type_checking_imports_count():
+    """An import under ``if TYPE_CHECKING:`` closes a loop as any other does."""
+    source = "if TYPE_CHECKING:\n    from pyterrier_rag_axioms.aggregation import MajorityVote\n"
+    looped = {**GRAPH, "pyterrier_rag_axioms.registry": _edges_of("pyterrier_rag_axioms.registry", source)}
+    assert looped["pyterrier_rag_axioms.registry"] == [("pyterrier_rag_axioms.aggregation", "MajorityVote", 2)]
+    assert any({"pyterrier_rag_axioms.aggregation", "pyterrier_rag_axioms.registry"} <= set(c) for c in _cycles(looped))
 
 
 def test_a_loop_is_found():

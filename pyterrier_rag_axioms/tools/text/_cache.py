@@ -11,13 +11,21 @@ import json
 import platform
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from pyterrier_rag_axioms.tools import cache as model_cache
 from pyterrier_rag_axioms.tools.versions import installed_versions
 
-if TYPE_CHECKING:
-    from pyterrier_rag_axioms.tools.text.analysis import TextAnalysis
+
+class CacheableAnalysis(Protocol):
+    """What the cache reads of an analysed text (a :class:`~pyterrier_rag_axioms.tools.text.TextAnalysis`):
+    its text and the values it computed since they were last stored."""
+
+    @property
+    def text(self) -> str: ...
+
+    def unstored_values(self) -> dict[str, object]: ...
+
 
 #: The values of a :class:`~pyterrier_rag_axioms.tools.text.TextAnalysis` that a cache stores, with
 #: the type each is read back as; besides these, every value kept by
@@ -93,7 +101,7 @@ def decode_fields(fields: dict[str, bytes]) -> tuple[dict[str, object], dict[str
     return values, derived
 
 
-def unstored_entries(analyses: Iterable[TextAnalysis]) -> list[tuple[bytes, str, bytes]]:
+def unstored_entries(analyses: Iterable[CacheableAnalysis]) -> list[tuple[bytes, str, bytes]]:
     """The (text key, field, value) entries computed by ``analyses`` but not yet stored; marks them stored."""
     entries = []
     for analysis in analyses:

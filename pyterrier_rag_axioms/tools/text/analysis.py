@@ -4,9 +4,9 @@ aspects, entities and their negation), each computed on first use."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -28,26 +28,37 @@ from pyterrier_rag_axioms.tools.text.words import aspect_text, lemma, sentence_s
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
 
-    from pyterrier_rag_axioms.tools.text.analyzer import TextAnalyzer
+
+class AnalysisCompleter(Protocol):
+    """What an analysis asks of the analyzer that made it (a
+    :class:`~pyterrier_rag_axioms.tools.text.TextAnalyzer`): to parse it, or to run the components it
+    deferred, with the other analyses of its request."""
+
+    def components_through(self, component: str | None) -> int: ...
+
+    def complete(
+        self, analyses: Sequence[TextAnalysis], *, syntax_only: bool = False, through: str | None = None
+    ) -> None: ...
 
 
 class TextAnalysis:
     """What spaCy finds in one text; each property is computed once, on first use.
 
-    ``doc`` is the text parsed by the whole pipeline. An analysis made by a :class:`TextAnalyzer`
-    may start with the syntax only; the rest of the pipeline then runs when ``doc`` (or a property
-    that needs lemmas or entities) is first used. An analysis read from a cache starts without a
-    parse, with the values of :data:`CACHED_FIELDS` that were stored; the text is parsed (with the
-    other texts of the same request) only when a value that was not stored is asked for.
+    ``doc`` is the text parsed by the whole pipeline. An analysis made by a
+    :class:`~pyterrier_rag_axioms.tools.text.TextAnalyzer` may start with the syntax only; the rest of
+    the pipeline then runs when ``doc`` (or a property that needs lemmas or entities) is first used. An
+    analysis read from a cache starts without a parse, with the values of :data:`CACHED_FIELDS` that
+    were stored; the text is parsed (with the other texts of the same request) only when a value that
+    was not stored is asked for.
     """
 
     def __init__(
         self,
         doc: Doc | None,
         *,
-        pending: TextAnalyzer | None = None,
+        pending: AnalysisCompleter | None = None,
         text: str | None = None,
-        analyzer: TextAnalyzer | None = None,
+        analyzer: AnalysisCompleter | None = None,
         stored: dict[str, object] | None = None,
         stored_derived: dict[str, object] | None = None,
     ):
@@ -106,7 +117,7 @@ class TextAnalysis:
         """Parse this text, when it is needed, together with the other analyses of ``request``."""
         self._request = request
 
-    def set_syntax(self, doc: Doc, *, pending: TextAnalyzer | None) -> None:
+    def set_syntax(self, doc: Doc, *, pending: AnalysisCompleter | None) -> None:
         """Take the parse of the text, whose deferred components ``pending`` has yet to run (``None``: none)."""
         self._doc, self._pending, self._components_run = doc, pending, 0
         if pending is None:

@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import Literal, Protocol
 
-if TYPE_CHECKING:
-    from pyterrier_rag_axioms.tools.text.analysis import TextAnalysis
+
+class AspectSource(Protocol):
+    """What an aspect extraction reads of an analysed text (a
+    :class:`~pyterrier_rag_axioms.tools.text.TextAnalysis`): its distinct noun chunks and entities."""
+
+    @property
+    def noun_chunks(self) -> tuple[str, ...]: ...
+
+    @property
+    def noun_chunks_with_pronouns(self) -> tuple[str, ...]: ...
+
+    @property
+    def entities(self) -> tuple[str, ...]: ...
 
 
 def normalize_aspect(text: str) -> str:
@@ -19,7 +30,7 @@ class AspectExtraction(Protocol):
 
     name: str
 
-    def __call__(self, analysis: TextAnalysis) -> tuple[str, ...]: ...
+    def __call__(self, analysis: AspectSource) -> tuple[str, ...]: ...
 
 
 class NounChunkAspects:
@@ -39,7 +50,7 @@ class NounChunkAspects:
         self.pronouns = pronouns
         self.name = "noun_chunks_with_pronouns" if pronouns else "noun_chunks"
 
-    def __call__(self, analysis: TextAnalysis) -> tuple[str, ...]:
+    def __call__(self, analysis: AspectSource) -> tuple[str, ...]:
         return analysis.noun_chunks_with_pronouns if self.pronouns else analysis.noun_chunks
 
     def __repr__(self) -> str:
@@ -51,7 +62,7 @@ class EntityAspects:
 
     name = "entities"
 
-    def __call__(self, analysis: TextAnalysis) -> tuple[str, ...]:
+    def __call__(self, analysis: AspectSource) -> tuple[str, ...]:
         return analysis.entities
 
     def __repr__(self) -> str:
