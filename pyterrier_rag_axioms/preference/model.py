@@ -35,6 +35,7 @@ from pyterrier_rag_axioms.preference.features import (
     encoded_with,
 )
 from pyterrier_rag_axioms.preference.fitting import fit_logistic
+from pyterrier_rag_axioms.preference.grounding import grounding_logits
 from pyterrier_rag_axioms.preference.io import default_model, load_model, save_model
 from pyterrier_rag_axioms.preference.reference import reference_logits
 from pyterrier_rag_axioms.preference.scores import prepare_models, response_scores
@@ -92,6 +93,11 @@ class PreferenceModel(Axiom):
     #: this weight times the difference of the responses' reference scores
     #: (:mod:`~pyterrier_rag_axioms.preference.reference`); 0 (default) or no such column: no reference.
     reference_weight: float = parameter(0.0, at_least=0.0, resolve=resolvers.reference_weight)
+    #: Where the frame carries each response's passages (``context``), the log-odds gain this weight
+    #: times how much less the response states without support in its own passages than the other
+    #: (CONS4's values; :mod:`~pyterrier_rag_axioms.preference.grounding`); 0 (default) or no such
+    #: column: no grounding, and the model decides as without it.
+    grounding_weight: float = parameter(0.0, at_least=0.0, resolve=resolvers.term_weight("grounding_weight"))
     #: Worker processes of :meth:`scores`, each on whole topics, with the same scores (default: the cores, at most 4).
     processes: int | None = parameter(None, role=PRESENTATION, hidden=True, whole=True, at_least=1)
 
@@ -151,14 +157,20 @@ class PreferenceModel(Axiom):
     def probabilities(self, table: ResponseTable) -> np.ndarray:
         """The probability that response a is better, for each pair of ``table``."""
         self.fitted_coefficients()
-        return self.probabilities_of(self.differences(table), reference_logits(self, table))
+        return self.probabilities_of(self.differences(table), self.term_logits(table))
 
-    def probabilities_of(self, differences: np.ndarray, reference: np.ndarray | None = None) -> np.ndarray:
+    def term_logits(self, table: ResponseTable) -> np.ndarray | None:
+        """Each pair's log-odds from the reference answers and the passages, where the frame carries
+        them and the model weighs them; ``None`` where neither term applies."""
+        terms = [term for term in (reference_logits(self, table), grounding_logits(self, table)) if term is not None]
+        return sum(terms[1:], terms[0]) if terms else None
+
+    def probabilities_of(self, differences: np.ndarray, terms: np.ndarray | None = None) -> np.ndarray:
         """The probability that response a is better from the unscaled feature differences of
-        :meth:`differences` and, where given, each pair's reference term of the log-odds."""
+        :meth:`differences` and, where given, each pair's log-odds of :meth:`term_logits`."""
         scores = (differences / np.asarray(self.scales)) @ np.asarray(self.fitted_coefficients())
-        if reference is not None:
-            scores = scores + reference
+        if terms is not None:
+            scores = scores + terms
         return 1.0 / (1.0 + np.exp(-scores))
 
     def decide(self, probabilities: np.ndarray) -> np.ndarray:
@@ -195,9 +207,10 @@ class PreferenceModel(Axiom):
     def explain(self, inp: pd.DataFrame) -> pd.DataFrame:
         """The preference frame with each feature's contribution ``w_i d_i / s_i`` to the log-odds.
 
-        Adds ``<feature>_contribution`` per feature axiom (and ``reference_contribution`` where the
-        reference answers count), ``<name>_logit`` (their sum), and the columns of :meth:`transform`.
-        A positive contribution speaks for response a.
+        Adds ``<feature>_contribution`` per feature axiom (and ``reference_contribution`` and
+        ``grounding_contribution`` where the reference answers and the passages count),
+        ``<name>_logit`` (their sum), and the columns of :meth:`transform`. A positive contribution
+        speaks for response a.
         """
         weights = np.asarray(self.fitted_coefficients())
         pairs = preference_frame(inp, self)
@@ -206,10 +219,10 @@ class PreferenceModel(Axiom):
         for feature, column in zip(self.feature_names, contributions.T):
             pairs[f"{feature}_contribution"] = column
         logits = contributions.sum(axis=1)
-        reference = reference_logits(self, table)
-        if reference is not None:
-            pairs["reference_contribution"] = reference
-            logits = logits + reference
+        for term, name in ((reference_logits(self, table), "reference"), (grounding_logits(self, table), "grounding")):
+            if term is not None:
+                pairs[f"{name}_contribution"] = term
+                logits = logits + term
         probabilities = 1.0 / (1.0 + np.exp(-logits))
         pairs[f"{self.name}_logit"] = logits
         pairs[self.name] = self.decide(probabilities)

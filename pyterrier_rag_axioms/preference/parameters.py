@@ -60,8 +60,16 @@ def listed(numbers: Sequence[float] | None) -> list[float] | None:
     return None if numbers is None else list(numbers)
 
 
-def reference_weight(model: PreferenceModel, weight: float) -> float:
-    """The weight as a float; the declared bound has refused a bool, a non-number, a negative number and NaN."""
-    if not math.isfinite(weight):
-        raise ValueError(f"{model.short_name}: reference_weight must be a finite number >= 0, not {weight!r}")
-    return float(weight)
+def term_weight(name: str):
+    """The resolver of the weight of a log-odds term (``reference_weight``, ``grounding_weight``): the
+    weight as a float; the declared bound has refused a bool, a non-number, a negative number and NaN."""
+
+    def resolve(model: PreferenceModel, weight: float) -> float:
+        if not math.isfinite(weight):
+            raise ValueError(f"{model.short_name}: {name} must be a finite number >= 0, not {weight!r}")
+        return float(weight)
+
+    return resolve
+
+
+reference_weight = term_weight("reference_weight")

@@ -1,6 +1,8 @@
 """The pointwise path of a :class:`~pyterrier_rag_axioms.preference.PreferenceModel`: one score per
 response, ``sum_i w_i t(x_i) / s_i`` (plus ``reference_weight`` times its reference score where
-the frame carries reference answers; :mod:`~pyterrier_rag_axioms.preference.reference`), linear in
+the frame carries reference answers, :mod:`~pyterrier_rag_axioms.preference.reference`; less
+``grounding_weight`` times its unsupported information where it carries passages,
+:mod:`~pyterrier_rag_axioms.preference.grounding`), linear in
 the number of responses.
 
 The pairwise model's log-odds that a beats b is the difference of these scores (where neither
@@ -27,6 +29,7 @@ from pyterrier_rag_axioms.frames import (
     restore_names,
 )
 from pyterrier_rag_axioms.preference.features import _transformed
+from pyterrier_rag_axioms.preference.grounding import grounding_values
 from pyterrier_rag_axioms.preference.reference import reference_values
 from pyterrier_rag_axioms.processes import map_topics, response_characters
 from pyterrier_rag_axioms.tools.cache import flush_caches
@@ -48,6 +51,9 @@ def _table_scores(model: PreferenceModel, table: ResponseTable, verbose: bool) -
     reference = reference_values(model, table) if len(table) else None
     if reference is not None:  # a topic without a reference answer gains nothing
         scores += model.reference_weight * np.nan_to_num(reference, nan=0.0)
+    grounding = grounding_values(model, table) if len(table) else None
+    if grounding is not None:  # a response without passages counts as its query's others do
+        scores -= model.grounding_weight * np.nan_to_num(imputed(grounding[:, None], qids)[:, 0], nan=0.0)
     return scores
 
 
