@@ -103,6 +103,11 @@ class EntityContradictionConsistencyAxiom(TextFeatureAxiom):
         return sum(len(polarity) == 2 for polarity in polarities.values()) / len(polarities)
 
 
+#: How much CONS4 counts the IDF mass of an answer's words outside its atomic facts that no passage
+#: holds, against that of its unsupported claims (chosen on RAGTruth QA train's pairs: see docs/grounding.md).
+UNCOVERED_WEIGHT = 0.5
+
+
 def _support_model(axiom: object, model: object) -> object:
     from pyterrier_rag_axioms.grounding.faithfulness import _resolve_support_model  # the model loads on first use
 
@@ -120,8 +125,10 @@ class GroundedClaimsConsistencyAxiom(AnalyzedFeatureAxiom):
     over its claims (its atomic facts; see :class:`~pyterrier_rag_axioms.grounding.Faithfulness`),
     the probability that the passages do not support the claim (by the support model,
     :class:`~pyterrier_rag_axioms.support.SupportModel`) times the IDF mass of the claim's words
-    that no passage holds; lower is better. An answer without claims (one that declines to
-    answer) has 0; no context gives NaN (no preference).
+    that no passage holds, plus :data:`UNCOVERED_WEIGHT` times the IDF mass of the answer's words
+    outside all its atomic facts that no passage holds (sentences the splitter leaves out: headings,
+    lead-ins); lower is better. An answer without claims (one that declines to answer) has 0 but
+    for such words; no context gives NaN (no preference).
     """
 
     short_name = "CONS4"
@@ -146,7 +153,7 @@ class GroundedClaimsConsistencyAxiom(AnalyzedFeatureAxiom):
             verbose=self.verbose,
         )
         for row, grounding in zip(rows, found):
-            values[row] = grounding.unsupported_mass()
+            values[row] = grounding.unsupported_mass() + UNCOVERED_WEIGHT * grounding.uncovered_idf
         return values
 
 

@@ -12,9 +12,10 @@ import pyterrier as pt
 
 from pyterrier_rag_axioms.declaration import DECISION, PRESENTATION, TOOL, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.frames.contract import NAMES_ATTR, response_frame, restore_names
-from pyterrier_rag_axioms.grounding.claims import answer_claims, without_source_references
+from pyterrier_rag_axioms.grounding.claims import declines, without_source_references
 from pyterrier_rag_axioms.support import FEATURES, SupportModel
-from pyterrier_rag_axioms.tools.text import AtomicFact, TextAnalyzer, resolve_text_analyzer
+from pyterrier_rag_axioms.tools.terms import term_extractor
+from pyterrier_rag_axioms.tools.text import AtomicFact, TextAnalyzer, atomic_facts_of, resolve_text_analyzer
 
 #: The columns :class:`Faithfulness` adds.
 FAITHFULNESS_COLUMNS: list[str] = ["faithfulness", "unsupported"]
@@ -28,6 +29,9 @@ class Grounding:
     claims: tuple[AtomicFact, ...]
     probabilities: np.ndarray
     features: np.ndarray
+    #: The IDF mass of the answer's distinct lemmas outside all its atomic facts that no passage holds
+    #: (words of sentences that the splitter leaves out: headings, list lead-ins).
+    uncovered_idf: float = 0.0
 
     def unsupported_mass(self) -> float:
         """The expected IDF mass of what the answer states without support: over its claims, the
@@ -67,16 +71,49 @@ def groundings(
     verbose: bool = False,
 ) -> list[Grounding]:
     """The :class:`Grounding` of each answer against its own passages (claims split and checked in one batch)."""
-    claims = answer_claims(responses, analyzer=text_analyzer)
+    facts = atomic_facts_of(list(responses), analyzer=text_analyzer)
+    claims = [[fact for fact in answer_facts if not declines(fact.text)] for answer_facts in facts]
     statements = [without_source_references(claim.text) for facts in claims for claim in facts]
     evidence = [tuple(context) for facts, context in zip(claims, contexts) for _ in facts]
     features = support_model.features(statements, evidence, verbose=verbose)
     probabilities = support_model.probabilities_of(features) if len(features) else np.zeros(0)
     bounds = np.cumsum([0, *(len(facts) for facts in claims)])
+    uncovered = uncovered_idf(responses, contexts, facts, support_model.idf_table, text_analyzer)
     return [
-        Grounding(tuple(facts), probabilities[start:end], features[start:end])
-        for facts, start, end in zip(claims, bounds, bounds[1:])
+        Grounding(tuple(answer_claims), probabilities[start:end], features[start:end], mass)
+        for answer_claims, start, end, mass in zip(claims, bounds, bounds[1:], uncovered)
     ]
+
+
+def uncovered_idf(
+    responses: Sequence[str],
+    contexts: Sequence[Sequence[str]],
+    facts: Sequence[Sequence[AtomicFact]],
+    idf: tuple[dict[str, float], float],
+    text_analyzer: TextAnalyzer,
+) -> list[float]:
+    """For each answer, the IDF mass (``idf``: the weights and that of a lemma without one) of its
+    distinct lemmas that no passage of its context holds, outside all its atomic facts and outside
+    the sentences that decline to answer."""
+    extractor = term_extractor(text_analyzer)
+    passages = list(dict.fromkeys(passage for context in contexts for passage in context))
+    vocabulary = {passage: profile.vocabulary for passage, profile in zip(passages, extractor.profiles(passages))}
+    weights, default_idf = idf
+    masses = []
+    analyses = text_analyzer.analyse(responses)
+    for analysis, context, answer_facts in zip(analyses, contexts, facts):
+        held = frozenset().union(*(vocabulary[passage] for passage in context))
+        covered = [(fact.start, fact.end) for fact in answer_facts] + [
+            (sentence.start_char, sentence.end_char) for sentence in analysis.sentences if declines(sentence.text)
+        ]
+        profile = extractor.profile_of(analysis)
+        outside = {
+            term
+            for term, offset in zip(profile.terms, profile.offsets)
+            if term not in held and not any(start <= offset < end for start, end in covered)
+        }
+        masses.append(float(sum(weights.get(term, default_idf) for term in sorted(outside))))
+    return masses
 
 
 @parameters

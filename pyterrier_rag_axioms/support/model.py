@@ -155,6 +155,11 @@ class SupportModel:
         """The probability under which a claim counts as unsupported by its passages (fitted)."""
         return float(self._fitted["claim_threshold"])
 
+    @property
+    def idf_table(self) -> tuple[dict[str, float], float]:
+        """The IDF weight of each lemma in the table, and that of a lemma not in it."""
+        return self._idf
+
     @cached_property
     def _idf(self) -> tuple[dict[str, float], float]:
         return _idf_of(self.path.resolve().with_name(self._fitted["idf_file"]))
