@@ -68,9 +68,11 @@ def declines(sentence: str) -> bool:
     return DECLINING.search(sentence) is not None
 
 
+def claims_of(facts: Sequence[AtomicFact]) -> list[AtomicFact]:
+    """The claims among an answer's atomic facts: those that do not decline to answer."""
+    return [fact for fact in facts if not declines(fact.text)]
+
+
 def answer_claims(responses: Sequence[str], *, analyzer: TextAnalyzer | None = None) -> list[list[AtomicFact]]:
-    """The claims of each answer (its atomic facts, less those of sentences that decline to answer)."""
-    return [
-        [fact for fact in facts if not declines(fact.text)]
-        for facts in atomic_facts_of(list(responses), analyzer=analyzer)
-    ]
+    """The claims of each answer (its atomic facts, less those that decline to answer)."""
+    return [claims_of(facts) for facts in atomic_facts_of(list(responses), analyzer=analyzer)]

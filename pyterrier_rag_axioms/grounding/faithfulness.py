@@ -12,7 +12,7 @@ import pyterrier as pt
 
 from pyterrier_rag_axioms.declaration import DECISION, PRESENTATION, TOOL, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.frames.contract import NAMES_ATTR, response_frame, restore_names
-from pyterrier_rag_axioms.grounding.claims import declines, without_source_references
+from pyterrier_rag_axioms.grounding.claims import claims_of, declines, without_source_references
 from pyterrier_rag_axioms.support import FEATURES, SupportModel
 from pyterrier_rag_axioms.tools.terms import term_extractor
 from pyterrier_rag_axioms.tools.text import AtomicFact, TextAnalyzer, atomic_facts_of, resolve_text_analyzer
@@ -72,7 +72,7 @@ def groundings(
 ) -> list[Grounding]:
     """The :class:`Grounding` of each answer against its own passages (claims split and checked in one batch)."""
     facts = atomic_facts_of(list(responses), analyzer=text_analyzer)
-    claims = [[fact for fact in answer_facts if not declines(fact.text)] for answer_facts in facts]
+    claims = [claims_of(answer_facts) for answer_facts in facts]
     statements = [without_source_references(claim.text) for facts in claims for claim in facts]
     evidence = [tuple(context) for facts, context in zip(claims, contexts) for _ in facts]
     features = support_model.features(statements, evidence, verbose=verbose)
