@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pyterrier_rag_axioms.cli._cache_option import add_cache_option, use_cache_option
+from pyterrier_rag_axioms.cli._declared_option import add_declared_option
 from pyterrier_rag_axioms.cli._errors import CommandLineParser
 from pyterrier_rag_axioms.cli._printing import printable, shorten
 from pyterrier_rag_axioms.cli._progress import add_progress_options, resolve_progress
@@ -29,7 +30,15 @@ def build_parser() -> argparse.ArgumentParser:
         default=str(SAMPLE_PATH),
         help="response file with a context per response (JSONL, TSV or Parquet; default: the shipped sample)",
     )
-    parser.add_argument("--threshold", type=float, help="claim probability under which a claim is unsupported")
+    from pyterrier_rag_axioms.grounding import Faithfulness
+
+    add_declared_option(
+        parser,
+        Faithfulness,
+        "threshold",
+        help="claim probability under which a claim is unsupported",
+        default_text="the support model's fitted threshold",
+    )
     parser.add_argument(
         "--output", help="save one JSON line per answer (qid, docno, faithfulness, unsupported) to this file"
     )

@@ -64,7 +64,7 @@ def format_query_table(responses: pd.DataFrame, preferences: pd.DataFrame, axiom
 
 
 #: The subcommands besides judging, as ``rag-axioms --help`` lists them.
-OTHER_COMMANDS: tuple[str, ...] = ("rerank", "runs", "assign", "score", "nuggetize", "cache", "data")
+OTHER_COMMANDS: tuple[str, ...] = ("rerank", "runs", "assign", "score", "nuggetize", "ground", "cache", "data")
 
 
 def judge_main(argv: Sequence[str]) -> int:
