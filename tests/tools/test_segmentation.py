@@ -113,6 +113,11 @@ def test_syllables_are_counted_as_spoken(word, syllables):
     assert syllable_count(word) == syllables
 
 
+def test_a_number_of_thousands_of_digits_is_read_digit_by_digit():
+    assert syllable_count("5" * 5000) == 5000  # "five" each: Python reads no int of over 4,300 digits
+    assert syllable_count("7" * 40 + "th") == 80  # "seven" each
+
+
 def test_words_the_dictionary_does_not_know_fall_back_to_pyphen():
     import pyphen
 

@@ -52,16 +52,23 @@ def _hyphenator(language: str) -> pyphen.Pyphen:
     return pyphen.Pyphen(lang=language)
 
 
+#: A number of more digits is read digit by digit (and Python reads no int of over 4,300 digits).
+MAX_SPOKEN_DIGITS = 30
+_DIGIT_WORDS = dict(zip("0123456789", "zero one two three four five six seven eight nine".split()))
+
+
 def _spoken_number(text: str) -> str | None:
     """How a number is spoken, or ``None`` if ``text`` is no number."""
     from num2words import num2words
 
     ordinal = _ORDINAL.fullmatch(text)
-    if ordinal:
+    if ordinal and len(ordinal.group(1)) <= MAX_SPOKEN_DIGITS:
         return num2words(int(ordinal.group(1)), to="ordinal")
-    if not _NUMBER.fullmatch(text):
-        return None
+    if ordinal or not _NUMBER.fullmatch(text):
+        return None if not ordinal else " ".join(_DIGIT_WORDS[digit] for digit in ordinal.group(1))
     plain = text.replace(",", "")
+    if sum(character.isdigit() for character in plain) > MAX_SPOKEN_DIGITS:
+        return " ".join(_DIGIT_WORDS.get(character, "point") for character in plain if character not in "+-")
     if re.fullmatch(r"\d{4}", plain) and 1100 <= int(plain) <= 2099 and int(plain) % 1000 >= 10:
         return num2words(int(plain), to="year")
     return num2words(float(plain) if "." in plain else int(plain))
