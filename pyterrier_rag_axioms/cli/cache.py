@@ -62,14 +62,14 @@ def _prune_exports(directory: str | None, unused_days: float) -> None:
     The model files of this version are never removed, however long unused (``--unused-days 0`` included): their
     build locks are held while the others are pruned, so that the pruning passes them by as if being built, and
     only their partial files of killed builds are removed."""
-    from pyterrier_rag_axioms.tools.embeddings.onnx_build import build_lock, prune_exports, remove_stale_builds
+    from pyterrier_rag_axioms.tools.model_files import build_lock, prune_model_folders, remove_stale_builds
 
     folders = _model_parents(directory)
     current = [folder for folder in _current_model_folders(directory) if folder.is_dir()]
     with contextlib.ExitStack() as held:
         for folder in current:
             held.enter_context(build_lock(folder))
-        removed = [prune_exports(folder, unused_days=unused_days) for folder in folders]
+        removed = [prune_model_folders(folder, unused_days=unused_days) for folder in folders]
         kept_builds = sum(len(remove_stale_builds(folder)) for folder in current)
     print(f"Removed {sum(exports for exports, _ in removed)} model folders (ONNX, static) not used for "
           f"{unused_days:g} days "

@@ -1,5 +1,5 @@
-"""Linguistic primitives the axioms share: ``text/`` (spaCy), ``embeddings/``, ``grammar/`` (LanguageTool),
-arguments, terms, ROUGE, the model cache and its keys' library versions; no axiom formulas, no frames."""
+"""Linguistic primitives the axioms share: ``text/`` (spaCy), ``embeddings/``, ``grammar/`` (LanguageTool), arguments,
+terms, ROUGE, the model cache, model files built at first use; no axiom formulas, no frames."""
 
 from pyterrier_rag_axioms.tools.arguments import DiscourseMarkerTagger, TargerTagger, TargerUnavailableError
 from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity

@@ -6,9 +6,7 @@ import os
 
 import pytest
 
-pytest.importorskip("onnxruntime", reason="the ONNX backends run through onnxruntime")
-
-from pyterrier_rag_axioms.tools.embeddings.onnx_build import ModelFileError, ensure_file, install  # noqa: E402
+from pyterrier_rag_axioms.tools.model_files import ModelFileError, ensure_file, install
 
 
 def test_a_path_that_is_a_directory_fails_at_once_naming_it(tmp_path):

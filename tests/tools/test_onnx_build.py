@@ -16,15 +16,11 @@ pytest.importorskip("onnx", reason="the ONNX backends are quantized with onnx")
 
 from conftest import DAMAGES, PROJECT_ROOT, damage_model_file  # noqa: E402
 
-from pyterrier_rag_axioms.tools.embeddings import onnx_build  # noqa: E402
-from pyterrier_rag_axioms.tools.embeddings.onnx_build import (  # noqa: E402
-    BUILD_PREFIX,
-    OnnxExportError,
-    check_export,
-    file_sha256,
-)
+from pyterrier_rag_axioms.tools import model_files  # noqa: E402
+from pyterrier_rag_axioms.tools.embeddings.onnx_build import BUILD_PACKAGES, OnnxExportError  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import OnnxSentenceEncoder  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, _default_model_path  # noqa: E402
+from pyterrier_rag_axioms.tools.model_files import BUILD_PREFIX, check_file, file_sha256  # noqa: E402
 
 TEXTS = ["Rayleigh scattering makes the sky blue.", "The ocean is deep and salty.", "Paris"]
 
@@ -46,7 +42,7 @@ def built(tmp_path_factory) -> OnnxSentenceEncoder:
 def copied(built, tmp_path) -> OnnxSentenceEncoder:
     """A copy of the built exports, as a new process finds them (nothing checked yet)."""
     shutil.copytree(built.export_path.parents[1], tmp_path / "exports")
-    onnx_build._verified.clear()
+    model_files._verified.clear()
     return encoder(tmp_path / "exports")
 
 
@@ -70,9 +66,9 @@ def test_two_builds_on_empty_directories_give_the_same_bytes(built, tmp_path):
 
 
 def test_the_export_directory_is_named_by_the_versions_that_build_it(built, monkeypatch):
-    versions = onnx_build.build_versions()
+    versions = model_files.build_versions(BUILD_PACKAGES)
     assert set(versions) == {"pyterrier-rag-axioms", "torch", "transformers", "onnx", "onnxruntime"}
-    monkeypatch.setattr(onnx_build, "build_versions", lambda packages=(): {**versions, "torch": "0.0"})
+    monkeypatch.setattr(model_files, "build_versions", lambda packages=(): {**versions, "torch": "0.0"})
     other = encoder(built.export_path.parents[1])
     assert other.export_path.parent != built.export_path.parent
 
@@ -81,7 +77,7 @@ def test_the_export_directory_is_named_by_the_versions_that_build_it(built, monk
 def test_a_damaged_file_is_built_again_with_one_line_saying_so(copied, built, damage, capfd):
     path = copied.export_path
     damage_model_file(path, damage)
-    assert check_export(path)[0] == "damaged"
+    assert check_file(path)[0] == "damaged"
     np.testing.assert_array_equal(copied.encode(TEXTS), built.expected)
     err = capfd.readouterr().err
     assert err.count("\n") == 1 and str(path) in err and "damaged" in err and "building it again" in err, err
@@ -92,7 +88,7 @@ def test_a_damaged_file_is_found_in_a_process_that_checked_it_before(copied, bui
     copied.prepare()
     with open(copied.export_path, "r+b") as file:
         file.write(b"\0" * 4096)
-    assert check_export(copied.export_path)[0] == "damaged"  # a new size or time: hashed again
+    assert check_file(copied.export_path)[0] == "damaged"  # a new size or time: hashed again
     assert copied.prepare() == built.prepare()
     assert "building it again" in capfd.readouterr().err
 

@@ -13,10 +13,10 @@ pytest.importorskip("model2vec", reason="the static encoder is distilled by mode
 from conftest import DAMAGES, damage_model_file  # noqa: E402
 
 from pyterrier_rag_axioms.nuggets.model import embedder_name  # noqa: E402
-from pyterrier_rag_axioms.tools.embeddings import onnx_build  # noqa: E402
-from pyterrier_rag_axioms.tools.embeddings.onnx_build import ModelFileError, check_export  # noqa: E402
+from pyterrier_rag_axioms.tools import model_files  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, _default_model_path  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings.static_encoder import StaticSentenceEncoder  # noqa: E402
+from pyterrier_rag_axioms.tools.model_files import ModelFileError, check_file  # noqa: E402
 
 TEXTS = ["Rayleigh scattering makes the sky blue.", "The daytime sky is blue because of scattering.",
          "Paris is the capital of France.", ""]
@@ -59,11 +59,11 @@ def test_embeddings_are_unit_length_and_the_same_bits_in_any_batch(built):
 @pytest.mark.parametrize("damage", DAMAGES)
 def test_a_damaged_file_is_distilled_again_with_one_line_saying_so(built, tmp_path, damage, capfd):
     shutil.copytree(built.export_path.parents[1], tmp_path / "static")
-    onnx_build._verified.clear()
+    model_files._verified.clear()
     copied = StaticSentenceEncoder(_default_model_path(), export_dir=tmp_path / "static")
     path = copied.export_path
     damage_model_file(path, damage)
-    assert check_export(path)[0] == "damaged"
+    assert check_file(path)[0] == "damaged"
     np.testing.assert_array_equal(copied.encode(TEXTS), built.expected)
     err = capfd.readouterr().err
     assert err.count("\n") == 1 and str(path) in err and "static embedding model file is damaged" in err, err

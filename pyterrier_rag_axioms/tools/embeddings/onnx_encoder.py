@@ -36,6 +36,7 @@ from pyterrier_rag_axioms.tools.embeddings.onnx_build import (
     export_directory,
     export_file_name,
 )
+from pyterrier_rag_axioms.tools.model_files import default_model_files_dir
 from pyterrier_rag_axioms.tools.threads import usable_cores
 
 #: The most texts :class:`OnnxSentenceEncoder` runs through the model at the same time by default.
@@ -53,8 +54,7 @@ ONNX_BACKENDS: tuple[str, ...] = tuple(ONNX_WEIGHTS)
 
 def default_export_dir() -> Path:
     """Where exports go when no cache directory is set: ``$XDG_CACHE_HOME/pyterrier-rag-axioms/onnx``."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "pyterrier-rag-axioms" / "onnx"
+    return default_model_files_dir() / "onnx"
 
 
 def _read_json(path: Path) -> dict:

@@ -10,7 +10,7 @@ model reads them only where it was fitted on them (saved models name their encod
 
 The distilled model is built once per model and version of the libraries that make it, by one
 process, on the CPU (the same bytes on every run), and checked against its recorded hash before
-every use, as the ONNX exports are (see :mod:`~pyterrier_rag_axioms.tools.embeddings.onnx_build`):
+every use, as every model file built at first use is (see :mod:`~pyterrier_rag_axioms.tools.model_files`):
 one file, ``static-256.safetensors``, holding the token vectors and the tokenizer. Distilling
 needs ``pip install "pyterrier-rag-axioms[models]"`` (``model2vec[distill]``); reading the built
 file needs only ``model2vec``.
@@ -29,11 +29,12 @@ from pathlib import Path
 
 import numpy as np
 
-from pyterrier_rag_axioms.tools.embeddings.onnx_build import (
+from pyterrier_rag_axioms.tools.model_files import (
     ModelFileError,
+    default_model_files_dir,
     ensure_file,
-    export_directory,
     install,
+    model_folder,
 )
 
 #: Dimensions of the distilled token vectors (model2vec's PCA).
@@ -52,9 +53,7 @@ WHAT = "static embedding model file"
 
 def default_static_dir() -> Path:
     """Where distilled models go when no cache directory is set: ``$XDG_CACHE_HOME/pyterrier-rag-axioms/static``."""
-    from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import default_export_dir
-
-    return default_export_dir().parent / "static"
+    return default_model_files_dir() / "static"
 
 
 def static_file_name(dimensions: int = STATIC_DIMENSIONS) -> str:
@@ -118,7 +117,7 @@ class StaticSentenceEncoder:
             )
         self.export_dir = export_dir
         self.dimensions = dimensions
-        self.export_path = export_directory(
+        self.export_path = model_folder(
             self.model_path, export_dir, packages=STATIC_PACKAGES, version=STATIC_VERSION
         ) / static_file_name(dimensions)
 
