@@ -109,9 +109,9 @@ UNCOVERED_WEIGHT = 0.5
 
 
 def _support_model(axiom: object, model: object) -> object:
-    from pyterrier_rag_axioms.grounding.faithfulness import _resolve_support_model  # the model loads on first use
+    from pyterrier_rag_axioms.support import resolve_support_model  # the model loads on first use
 
-    return _resolve_support_model(axiom, model)
+    return resolve_support_model(axiom, model)
 
 
 @parameters

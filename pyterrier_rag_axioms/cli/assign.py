@@ -249,7 +249,7 @@ def _with_judge(table: pd.DataFrame, judge_scores: pd.DataFrame) -> pd.DataFrame
 def _judge_agreement(judge_scores: pd.DataFrame, per_topic: pd.DataFrame, confidence: float) -> str:
     """Kendall's tau between the run judge's ranking and the assigned nuggets' (All), with its interval."""
     from pyterrier_rag_axioms.evaluation.comparison import few_topics_warning
-    from pyterrier_rag_axioms.evaluation.runs import run_correlation
+    from pyterrier_rag_axioms.evaluation.correlation import run_correlation
 
     tau = run_correlation(judge_scores[["qid", "run", "judge_score"]], per_topic[["qid", "run", "all"]],
                           score_first="judge_score", score_second="all", confidence=confidence)

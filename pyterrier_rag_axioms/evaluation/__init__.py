@@ -11,13 +11,12 @@ from pyterrier_rag_axioms.evaluation.agreement import (
     column_name,
     preference_columns,
 )
+from pyterrier_rag_axioms.evaluation.correlation import projected_run_correlation, run_correlation
 from pyterrier_rag_axioms.evaluation.plots import plot_agreement, plot_run_rankings, side_by_side
 from pyterrier_rag_axioms.evaluation.runs import (
     WIN_RATE_COLUMNS,
     mean_run_scores,
     mean_win_rates,
-    projected_run_correlation,
-    run_correlation,
     run_scores,
     run_win_rates,
     win_rates,

@@ -3,7 +3,7 @@
 The pairs (or responses) of one topic share their texts, so they are not independent draws:
 an interval that resampled them one by one would be too narrow. Both
 :func:`~pyterrier_rag_axioms.evaluation.agreement.agreement` and
-:func:`~pyterrier_rag_axioms.evaluation.runs.run_correlation` therefore resample topics, through one rule here.
+:func:`~pyterrier_rag_axioms.evaluation.correlation.run_correlation` therefore resample topics, through one rule here.
 """
 
 from __future__ import annotations

@@ -99,7 +99,7 @@ def compare_nugget_rankings(
     over the topics and runs both have; a run's topic that a table does not score counts 0 there, as
     in the run tables (:func:`run_nugget_table`), so that tau compares the rankings they print.
     """
-    from pyterrier_rag_axioms.evaluation.runs import run_correlation
+    from pyterrier_rag_axioms.evaluation.correlation import run_correlation
 
     topics = sorted(set(first["qid"]) & set(second["qid"]))
     runs = set(first["run"]) & set(second["run"])

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from pyterrier_rag_axioms.evaluation.runs import run_correlation
+from pyterrier_rag_axioms.evaluation.correlation import run_correlation
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -1,5 +1,5 @@
-"""Grounding: precision against the context. Each answer's claims checked against its own passages
-by the support model (:mod:`~pyterrier_rag_axioms.support`)."""
+"""Grounding: each answer's claims checked against its own passages (precision against the context).
+Not here: the support model it asks (``support/``), or the CONS4 axiom and the measures that read it."""
 
 from pyterrier_rag_axioms.grounding.claims import (
     DECLINING,

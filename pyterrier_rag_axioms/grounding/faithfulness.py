@@ -13,7 +13,7 @@ import pyterrier as pt
 from pyterrier_rag_axioms.declaration import DECISION, PRESENTATION, TOOL, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.frames.contract import NAMES_ATTR, response_frame, restore_names
 from pyterrier_rag_axioms.grounding.claims import claims_of, declines, without_source_references
-from pyterrier_rag_axioms.support import FEATURES, SupportModel
+from pyterrier_rag_axioms.support import FEATURES, SupportModel, resolve_support_model
 from pyterrier_rag_axioms.tools.terms import term_extractor
 from pyterrier_rag_axioms.tools.text import AtomicFact, TextAnalyzer, atomic_facts_of, resolve_text_analyzer
 
@@ -54,12 +54,6 @@ class Grounding:
             for claim, supported in zip(self.claims, self.supported(threshold))
             if not supported
         ]
-
-
-def _resolve_support_model(owner: object, model: SupportModel | str | Path | None) -> SupportModel:
-    if isinstance(model, SupportModel):
-        return model
-    return SupportModel(path=model, text_analyzer=getattr(owner, "text_analyzer", None))
 
 
 def groundings(
@@ -141,7 +135,7 @@ class Faithfulness(pt.Transformer):
 
     #: The support model, or the path of a fitted model file (default: the shipped model).
     support_model: SupportModel | str | Path | None = parameter(
-        None, role=TOOL, resolve=_resolve_support_model, shown=lambda model: repr(model)
+        None, role=TOOL, resolve=resolve_support_model, shown=lambda model: repr(model)
     )
     #: The probability under which a claim is unsupported (default: the support model's fitted claim threshold).
     threshold: float | None = parameter(None, role=DECISION, at_least=0.0, at_most=1.0)

@@ -27,13 +27,10 @@ def grounding_values(model: PreferenceModel, table: ResponseTable) -> np.ndarray
     where the model's ``grounding_weight`` is 0 or no response of the table has passages."""
     if model.grounding_weight == 0.0 or not any(table.contexts):
         return None
-    from pyterrier_rag_axioms.axioms.consistency import CONS4
     from pyterrier_rag_axioms.preference.features import _transformed
 
-    axiom = getattr(model, "_grounding_axiom", None)
-    if axiom is None:  # one axiom per model, so that a table's values are computed once (its cache)
-        axiom = model._grounding_axiom = CONS4()
-    return _transformed(np.asarray(axiom.cached_values(table), dtype=float), model.value_transform)
+    values = model.grounding_axiom().cached_values(table)
+    return _transformed(np.asarray(values, dtype=float), model.value_transform)
 
 
 def grounding_logits(model: PreferenceModel, table: ResponseTable) -> np.ndarray | None:

@@ -122,6 +122,15 @@ class PreferenceModel(Axiom):
             self._computed = (self.axioms, self.encoder, encoded_with(self.axioms, self.encoder))
         return self._computed[2]
 
+    def grounding_axiom(self) -> FeatureAxiom:
+        """The axiom whose values the grounding term reads (CONS4), one per model, so that a table's
+        values are computed once (:mod:`~pyterrier_rag_axioms.preference.grounding`)."""
+        if getattr(self, "_grounding", None) is None:
+            from pyterrier_rag_axioms.axioms.consistency import CONS4
+
+            self._grounding = CONS4()
+        return self._grounding
+
     @property
     def probability_column(self) -> str:
         """The name of the probability column, ``<name>_probability``."""

@@ -1,7 +1,7 @@
-"""Does this text say that? The support model: a calibrated probability that evidence text(s)
-support a statement, with its features and its fitted file (``benchmarks/fit_support_model.py``)."""
+"""Does this text say that? The support model: a calibrated probability that evidence supports a statement.
+Not here: its users, the answers' claims and faithfulness (``grounding/``) and the axioms and measures."""
 
 from pyterrier_rag_axioms.support.features import FEATURES, WINDOW_SENTENCES
-from pyterrier_rag_axioms.support.model import SupportModel
+from pyterrier_rag_axioms.support.model import SupportModel, resolve_support_model
 
-__all__ = ["FEATURES", "WINDOW_SENTENCES", "SupportModel"]
+__all__ = ["FEATURES", "WINDOW_SENTENCES", "SupportModel", "resolve_support_model"]

@@ -196,3 +196,11 @@ class SupportModel:
 
 def _rebuilt(path: str | None, text_analyzer: TextAnalyzer) -> SupportModel:
     return SupportModel(path=path, text_analyzer=text_analyzer)
+
+
+def resolve_support_model(owner: object, model: SupportModel | str | Path | None) -> SupportModel:
+    """A support model from itself, the path of a fitted file, or ``None`` for the shipped one (with
+    the ``owner``'s text analyzer, where it has one)."""
+    if isinstance(model, SupportModel):
+        return model
+    return SupportModel(path=model, text_analyzer=getattr(owner, "text_analyzer", None))
