@@ -130,7 +130,7 @@ class StaticSentenceEncoder:
             return install(private / self.export_path.name, self.export_path, self.model_path,
                            load=lambda path: _read(path.read_bytes()), packages=STATIC_PACKAGES)
 
-        return ensure_file(self.export_path, build, what=WHAT)
+        return ensure_file(self.export_path, build, what=WHAT, takes="one to two minutes")
 
     @cached_property
     def model(self):
