@@ -47,8 +47,8 @@ import pandas as pd
 def ref_nuggets(qrels: pd.DataFrame, res: pd.DataFrame) -> float:
     """:data:`RefNuggets` of one query: its one generated answer against its gold answers (NaN where
     every gold answer is blank: no reference)."""
+    from pyterrier_rag_axioms.frames import gold_answer_texts
     from pyterrier_rag_axioms.nuggets.reference import SCORE_COLUMN, reference_score
-    from pyterrier_rag_axioms.preference.reference import gold_answer_texts
 
     if len(res) != 1:
         raise ValueError(f"RefNuggets expects exactly 1 generated answer per query_id, got {len(res)}")
@@ -124,8 +124,8 @@ def claim_measures(answer: str, passages: tuple[str, ...] | None, gold: tuple[st
 
 def _claim_measure(name: str, *, needs_context: bool, needs_gold: bool) -> Callable:
     def by_query(qrels: pd.DataFrame, run: pd.DataFrame) -> Iterator[tuple[str, float]]:
+        from pyterrier_rag_axioms.frames import gold_answer_texts
         from pyterrier_rag_axioms.frames.context import normalize_context
-        from pyterrier_rag_axioms.preference.reference import gold_answer_texts
 
         for qid, rows in run.groupby("query_id"):
             if len(rows) != 1:

@@ -35,7 +35,7 @@ SCORE_COLUMN = "reference_score"
 def _answer_texts(answers: pd.DataFrame) -> dict[str, list[str]]:
     """The non-blank reference answers of each qid that has one, in row order (a row's list in its order);
     a topic whose answers are all blank or missing has none (no reference, as the preference model reads it)."""
-    from pyterrier_rag_axioms.preference.reference import gold_answer_texts
+    from pyterrier_rag_axioms.frames import gold_answer_texts
 
     pt.validate.columns(answers, includes=["qid", "gold_answer"], context="reference_nuggets")
     texts_of: dict[str, list[str]] = {}

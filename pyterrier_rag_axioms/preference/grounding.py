@@ -12,17 +12,13 @@ for bit.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from pyterrier_rag_axioms.frames import ResponseTable
-
-if TYPE_CHECKING:
-    from pyterrier_rag_axioms.preference.model import PreferenceModel
+from pyterrier_rag_axioms.preference._view import ModelView
 
 
-def grounding_values(model: PreferenceModel, table: ResponseTable) -> np.ndarray | None:
+def grounding_values(model: ModelView, table: ResponseTable) -> np.ndarray | None:
     """Each response's transformed unsupported information (NaN where it has no passages); ``None``
     where the model's ``grounding_weight`` is 0 or no response of the table has passages."""
     if model.grounding_weight == 0.0 or not any(table.contexts):
@@ -33,7 +29,7 @@ def grounding_values(model: PreferenceModel, table: ResponseTable) -> np.ndarray
     return _transformed(np.asarray(values, dtype=float), model.value_transform)
 
 
-def grounding_logits(model: PreferenceModel, table: ResponseTable) -> np.ndarray | None:
+def grounding_logits(model: ModelView, table: ResponseTable) -> np.ndarray | None:
     """Each pair's grounding term of the log-odds, ``grounding_weight * (t(u(b)) - t(u(a)))`` (0 where a
     response has no passages); ``None`` where there is no term (see :func:`grounding_values`)."""
     values = grounding_values(model, table)

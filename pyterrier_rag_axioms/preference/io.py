@@ -7,16 +7,14 @@ import json
 import math
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 from pyterrier_rag_axioms.declaration import TOOL, declared, saved_arguments
 from pyterrier_rag_axioms.io import strict_json
 from pyterrier_rag_axioms.io.atomic import atomic_write_text
+from pyterrier_rag_axioms.preference._view import ModelView
 from pyterrier_rag_axioms.preference.features import axiom_classes
-
-if TYPE_CHECKING:
-    from pyterrier_rag_axioms.preference.model import PreferenceModel
 
 #: The format tag of saved models.
 FORMAT = "pyterrier-rag-axioms/preference-model"
@@ -29,7 +27,7 @@ DEFAULT_MODELS: dict[str, str] = {"crowd": "preference-crowd.json", "nuggets": "
 PER_FEATURE = ("axioms", "coefficients", "scales")
 
 
-def save_model(model: PreferenceModel, path: str | Path, *, metadata: dict[str, Any] | None = None) -> None:
+def save_model(model: ModelView, path: str | Path, *, metadata: dict[str, Any] | None = None) -> None:
     """Write a fitted model as a small JSON file (see :meth:`PreferenceModel.save`).
 
     Every declared parameter is written (:mod:`~pyterrier_rag_axioms.declaration`), each feature
@@ -143,7 +141,7 @@ def _feature(feature: object, position: int, path: Path, allow_remote: bool) -> 
     return axiom, _number(feature["scale"], "'scale'", where), _number(feature["weight"], "'weight'", where)
 
 
-def load_model(cls: type[PreferenceModel], path: str | Path, *, allow_remote: bool = False, **overrides: Any):
+def load_model(cls: type[ModelView], path: str | Path, *, allow_remote: bool = False, **overrides: Any):
     """Read a model saved by :func:`save_model` (see :meth:`PreferenceModel.load`)."""
     path = Path(path)
     document = _read_document(path)
@@ -171,7 +169,7 @@ def load_model(cls: type[PreferenceModel], path: str | Path, *, allow_remote: bo
         raise ValueError(f"{path}: not a usable PreferenceModel: {error}") from None
 
 
-def default_model(cls: type[PreferenceModel], kind: str = "crowd", **overrides: Any) -> PreferenceModel:
+def default_model(cls: type[ModelView], kind: str = "crowd", **overrides: Any) -> ModelView:
     """A shipped model (see :meth:`PreferenceModel.default`)."""
     if kind not in DEFAULT_MODELS:
         raise ValueError(f"PreferenceModel.default: kind must be one of {', '.join(DEFAULT_MODELS)}, not {kind!r}")

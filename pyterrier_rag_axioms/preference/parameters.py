@@ -5,18 +5,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pyterrier_rag_axioms.axioms import FeatureAxiom
+from pyterrier_rag_axioms.preference._view import ModelView
 from pyterrier_rag_axioms.preference.features import _resolve_feature
 
-if TYPE_CHECKING:
-    from pyterrier_rag_axioms.preference.model import PreferenceModel
 
-
-def features(model: PreferenceModel, axioms: Sequence[FeatureAxiom | str]) -> tuple[FeatureAxiom, ...]:
+def features(model: ModelView, axioms: Sequence[FeatureAxiom | str]) -> tuple[FeatureAxiom, ...]:
     kind = model.short_name
     features = tuple(_resolve_feature(axiom, kind) for axiom in axioms)
     if not features:
@@ -31,7 +28,7 @@ def features(model: PreferenceModel, axioms: Sequence[FeatureAxiom | str]) -> tu
 def per_feature(what: str, *, positive: bool, default: float | None = None):
     """A resolver of one finite number per feature axiom (``None``: ``default`` each, or no numbers)."""
 
-    def resolve(model: PreferenceModel, numbers: Sequence[float] | None) -> tuple[float, ...] | None:
+    def resolve(model: ModelView, numbers: Sequence[float] | None) -> tuple[float, ...] | None:
         if numbers is None:
             return None if default is None else (default,) * len(model.axioms)
         array = np.asarray(list(numbers), dtype=float)
@@ -44,13 +41,13 @@ def per_feature(what: str, *, positive: bool, default: float | None = None):
     return resolve
 
 
-def regularization(model: PreferenceModel, regularization: float) -> float:
+def regularization(model: ModelView, regularization: float) -> float:
     if not (isinstance(regularization, int | float) and regularization > 0 and math.isfinite(regularization)):
         raise ValueError(f"{model.short_name}: regularization must be a positive number, not {regularization!r}")
     return float(regularization)
 
 
-def min_confidence(model: PreferenceModel, min_confidence: float) -> float:
+def min_confidence(model: ModelView, min_confidence: float) -> float:
     if not (isinstance(min_confidence, int | float) and 0.0 <= min_confidence < 0.5):
         raise ValueError(f"{model.short_name}: min_confidence must lie in [0, 0.5), not {min_confidence!r}")
     return float(min_confidence)
@@ -64,7 +61,7 @@ def term_weight(name: str):
     """The resolver of the weight of a log-odds term (``reference_weight``, ``grounding_weight``): the
     weight as a float; the declared bound has refused a bool, a non-number, a negative number and NaN."""
 
-    def resolve(model: PreferenceModel, weight: float) -> float:
+    def resolve(model: ModelView, weight: float) -> float:
         if not math.isfinite(weight):
             raise ValueError(f"{model.short_name}: {name} must be a finite number >= 0, not {weight!r}")
         return float(weight)

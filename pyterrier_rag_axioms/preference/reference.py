@@ -11,35 +11,11 @@ every pair where the frame has no such column: the model then decides as without
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 import pandas as pd
 
-from pyterrier_rag_axioms.frames import ResponseTable, source_column
-
-if TYPE_CHECKING:
-    from pyterrier_rag_axioms.preference.model import PreferenceModel
-
-#: pyterrier-rag's name of the reference answers' column.
-GOLD_ANSWER = "gold_answer"
-
-
-def gold_answer_texts(value: object, where: str) -> tuple[str, ...]:
-    """The non-blank reference answers of one ``gold_answer`` cell: a string or a list (tuple, array)
-    of strings; none for a missing value or blank text (no reference, wherever the package reads
-    one). ``where`` starts the error's message.
-
-    Raises:
-        ValueError: a value that is neither a string nor a list of strings.
-    """
-    if value is None or (isinstance(value, float) and np.isnan(value)):
-        return ()
-    values = value.tolist() if isinstance(value, np.ndarray) else value
-    values = [values] if isinstance(values, str) else values
-    if not isinstance(values, (list, tuple)) or not all(isinstance(text, str) for text in values):
-        raise ValueError(f"{where}: {GOLD_ANSWER} must be a string or a list of strings, not {value!r}")
-    return tuple(text for text in values if text.strip())
+from pyterrier_rag_axioms.frames import GOLD_ANSWER, ResponseTable, gold_answer_texts, source_column
+from pyterrier_rag_axioms.preference._view import ModelView
 
 
 def reference_answers(table: ResponseTable, name: str) -> pd.DataFrame | None:
@@ -66,7 +42,7 @@ def reference_answers(table: ResponseTable, name: str) -> pd.DataFrame | None:
                          GOLD_ANSWER: [list(answers) for answers in answers_of.values()]})
 
 
-def reference_values(model: PreferenceModel, table: ResponseTable) -> np.ndarray | None:
+def reference_values(model: ModelView, table: ResponseTable) -> np.ndarray | None:
     """Each response's reference score (NaN where its topic has no reference answer); ``None`` where
     the model's ``reference_weight`` is 0 or the frame carries no reference answer."""
     if model.reference_weight == 0.0:
@@ -83,7 +59,7 @@ def reference_values(model: PreferenceModel, table: ResponseTable) -> np.ndarray
     return np.array([score_of.get(key, np.nan) for key in keys], dtype=float)
 
 
-def reference_logits(model: PreferenceModel, table: ResponseTable) -> np.ndarray | None:
+def reference_logits(model: ModelView, table: ResponseTable) -> np.ndarray | None:
     """Each pair's reference term of the log-odds, ``reference_weight * (r(a) - r(b))`` (0 where a
     topic has no reference answer); ``None`` where there is no term (see :func:`reference_values`)."""
     values = reference_values(model, table)

@@ -14,7 +14,6 @@ building pairs.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -28,17 +27,15 @@ from pyterrier_rag_axioms.frames import (
     response_frame,
     restore_names,
 )
+from pyterrier_rag_axioms.preference._view import ModelView
 from pyterrier_rag_axioms.preference.features import _transformed
 from pyterrier_rag_axioms.preference.grounding import grounding_values
 from pyterrier_rag_axioms.preference.reference import reference_values
 from pyterrier_rag_axioms.processes import map_topics, response_characters
 from pyterrier_rag_axioms.tools.cache import flush_caches
 
-if TYPE_CHECKING:
-    from pyterrier_rag_axioms.preference.model import PreferenceModel
 
-
-def _table_scores(model: PreferenceModel, table: ResponseTable, verbose: bool) -> np.ndarray:
+def _table_scores(model: ModelView, table: ResponseTable, verbose: bool) -> np.ndarray:
     """The score of each response of ``table`` (see :func:`response_scores`)."""
     weights = np.asarray(model.fitted_coefficients())
     scores = np.zeros(len(table))
@@ -58,14 +55,14 @@ def _table_scores(model: PreferenceModel, table: ResponseTable, verbose: bool) -
 
 
 def _topic_scores(
-    model: PreferenceModel, responses: pd.DataFrame, topics: list[str], verbose: bool
+    model: ModelView, responses: pd.DataFrame, topics: list[str], verbose: bool
 ) -> tuple[np.ndarray, np.ndarray]:
     """The positions of the responses of ``topics`` in the response frame, and their scores."""
     positions = np.flatnonzero(responses["qid"].isin(topics).to_numpy())
     return positions, _table_scores(model, ResponseTable.from_responses(responses.iloc[positions]), verbose)
 
 
-def prepare_models(model: PreferenceModel) -> None:
+def prepare_models(model: ModelView) -> None:
     """Load the spaCy models of the features and build their encoders' model files, for worker processes to inherit."""
     for axiom in model.computed_axioms():
         analyzer = getattr(axiom, "text_analyzer", None)
@@ -84,7 +81,7 @@ def imputed(values: np.ndarray, qids: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(values), np.nan_to_num(means), values)
 
 
-def response_scores(model: PreferenceModel, inp: pd.DataFrame) -> pd.DataFrame:
+def response_scores(model: ModelView, inp: pd.DataFrame) -> pd.DataFrame:
     """Each response's score under ``model`` as column ``<name>_score`` of a response frame.
 
     Given a preference frame, its distinct responses are scored. Only features of non-zero weight

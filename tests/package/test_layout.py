@@ -123,26 +123,8 @@ def test_the_graph_is_read():
     assert any(target == workers for target, _, _ in GRAPH["pyterrier_rag_axioms.parallel"])
 
 
-#: The import loops known today, all through ``preference/``, which is being refactored on its own: inside it,
-#: ``model`` imports its helpers (``grounding``, ``io``, ``parameters``, ``reference``, ``scores``), which import
-#: ``PreferenceModel`` back; and ``nuggets/reference.py`` imports ``gold_answer_texts`` from
-#: ``preference/reference.py``, which imports ``reference_score`` back, so that ``axioms``, ``axioms.coverage``,
-#: ``axioms.coverage.nuggets`` and ``nuggets`` close the loop too. Expected until the preference model is split;
-#: nothing else may loop.
-KNOWN_LOOPS = [
-    sorted(
-        f"pyterrier_rag_axioms.{name}"
-        for name in (
-            "axioms", "axioms.coverage", "axioms.coverage.nuggets", "nuggets", "nuggets.reference",
-            "preference.features", "preference.grounding", "preference.io", "preference.model",
-            "preference.parameters", "preference.reference", "preference.scores",
-        )
-    )
-]
-
-
 def test_no_import_loops():
-    assert _cycles(GRAPH) == KNOWN_LOOPS
+    assert _cycles(GRAPH) == []
 
 
 def test_type_checking_imports_count():
