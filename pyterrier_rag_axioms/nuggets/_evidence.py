@@ -23,17 +23,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pyterrier_rag_axioms.tools.text.spacy_model import NAMED_ENTITY_TYPES
-from pyterrier_rag_axioms.tools.text.words import lemma
+from pyterrier_rag_axioms.tools.text.words import is_negated, lemma
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
     from pyterrier_rag_axioms.tools.text import TextAnalysis
 
-#: Words that negate the clause they stand in.
-NEGATIONS: frozenset[str] = frozenset(
-    {"not", "n't", "never", "no", "none", "nothing", "neither", "nor", "cannot", "nobody", "nowhere"}
-)
 #: Dependency relations of a verb that starts a clause of its own.
 CLAUSE_RELATIONS: frozenset[str] = frozenset({"conj", "advcl", "ccomp", "relcl", "parataxis", "csubj"})
 #: Clauses with fewer words are merged into the clause around them.
@@ -112,11 +108,6 @@ def number_values(tokens: list[Token]) -> list[float]:
             current = value if current is None else current + value
     flush()
     return [value for value in values if math.isfinite(value)]
-
-
-def is_negated(tokens: list[Token]) -> bool:
-    """Whether a clause holds a negation (see :data:`NEGATIONS`, or spaCy's ``neg`` relation)."""
-    return any(token.dep_ == "neg" or token.lower_ in NEGATIONS for token in tokens)
 
 
 def _clause_head(token: Token, heads: set[int], sentence: Span) -> int:

@@ -24,6 +24,7 @@ import numpy as np
 from pyterrier_rag_axioms.tools.lexical import content_words
 from pyterrier_rag_axioms.tools.terms import TermExtractor
 from pyterrier_rag_axioms.tools.text import TextAnalysis
+from pyterrier_rag_axioms.tools.text.words import is_negated
 
 #: The names of the features, in the order of :func:`pair_features`.
 FEATURES: tuple[str, ...] = (
@@ -47,7 +48,6 @@ ALIGN_COSINE = 0.7
 #: The longest window of consecutive evidence sentences (within one passage) a statement is matched in.
 WINDOW_SENTENCES = 3
 
-_NEGATIONS = frozenset({"no", "not", "never", "none", "nor", "neither", "without", "n't", "nothing", "cannot"})
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _SPACE = re.compile(r"\s+")
 
@@ -80,10 +80,6 @@ def _numbers(text: str) -> frozenset[str]:
     return frozenset(match.replace(",", "").rstrip(".") for match in _NUMBER.findall(text))
 
 
-def _negated(tokens) -> bool:
-    return any(token.dep_ == "neg" or token.lower_ in _NEGATIONS for token in tokens)
-
-
 def _flat(text: str) -> str:
     return _SPACE.sub(" ", text.lower())
 
@@ -101,7 +97,7 @@ def evidence_text(analysis: TextAnalysis, extractor: TermExtractor) -> EvidenceT
     return EvidenceText(
         sentence_terms=tuple(frozenset(each) for each in terms),
         sentence_pairs=tuple(frozenset(zip(each, each[1:])) | frozenset(zip(each[1:], each)) for each in terms),
-        sentence_negated=tuple(_negated(sentence) for sentence in sentences),
+        sentence_negated=tuple(is_negated(sentence) for sentence in sentences),
         terms=frozenset(profile.terms),
         numbers=_numbers(analysis.text),
         text=_flat(analysis.text),
@@ -117,7 +113,7 @@ def statement_of(analysis: TextAnalysis, extractor: TermExtractor) -> Statement:
         terms=tuple(dict.fromkeys(extractor.profile_of(analysis).terms)),
         numbers=_numbers(analysis.text),
         entities=tuple(entity for entity in entities if entity),
-        negated=_negated(analysis.syntax),
+        negated=is_negated(analysis.syntax),
     )
 
 
@@ -195,8 +191,9 @@ def aligned_recall(
     if not terms:
         return 0.0
     weights = np.array([idf.get(term, default_idf) for term in terms], dtype=float)
-    everywhere = sorted(frozenset().union(*(passage.terms for passage in evidence))) if evidence else []
-    found = np.array([term in set(everywhere) for term in terms], dtype=bool)
+    held = frozenset().union(*(passage.terms for passage in evidence)) if evidence else frozenset()
+    everywhere = sorted(held)
+    found = np.array([term in held for term in terms], dtype=bool)
     missing = [term for term, held in zip(terms, found) if not held]
     if missing and everywhere:
         cosines = np.stack([vectors[term] for term in missing]) @ np.stack([vectors[term] for term in everywhere]).T

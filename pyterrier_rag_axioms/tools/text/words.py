@@ -1,4 +1,4 @@
-"""Which tokens are words, where sentences start and end, and what text an aspect span keeps.
+"""Which tokens are words and negations, where sentences start and end, and what text an aspect span keeps.
 
 The rules behind :attr:`~pyterrier_rag_axioms.tools.text.TextAnalysis.is_word`,
 :attr:`~pyterrier_rag_axioms.tools.text.TextAnalysis.sentences` and the aspects of a text: citation
@@ -9,6 +9,7 @@ markers and the list, heading and quote markers that open a line are no words (s
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -21,6 +22,18 @@ if TYPE_CHECKING:
 
 #: A text of citation markers (or other marks of a source) alone, with the punctuation and space around them.
 CITATIONS_ONLY = re.compile(rf"(?:\s*(?:{MARKER_PATTERN.pattern})\s*[.,;:!?]?)+\s*")
+
+
+#: Words that negate the clause they stand in.
+NEGATIONS: frozenset[str] = frozenset(
+    {"not", "n't", "never", "no", "none", "nothing", "neither", "nor", "cannot", "nobody", "nowhere"}
+)
+
+
+def is_negated(tokens: Iterable[Token]) -> bool:
+    """Whether some tokens (a clause, a sentence) hold a negation: a word of :data:`NEGATIONS`, or
+    spaCy's ``neg`` relation."""
+    return any(token.dep_ == "neg" or token.lower_ in NEGATIONS for token in tokens)
 
 
 #: Plural nouns that spaCy's rule lemmatizer (en_core_web_sm 3.8) reduces to another word
