@@ -54,7 +54,10 @@ def ground_main(argv: Sequence[str]) -> int:
 
     from pyterrier_rag_axioms.cli.inputs import read_response_input
     from pyterrier_rag_axioms.grounding import Faithfulness
+    from pyterrier_rag_axioms.io import atomic_write_text, check_output_path
 
+    if args.output:
+        check_output_path(args.output, inputs=[args.input])  # before the work, not after it
     use_cache_option(args)
     checked = Faithfulness(threshold=args.threshold, verbose=args.verbose)(read_response_input([args.input]))
     for row in checked.itertuples(index=False):
@@ -62,8 +65,9 @@ def ground_main(argv: Sequence[str]) -> int:
         for span in row.unsupported:
             print(f"  unsupported [{span['start']}:{span['end']}] {shorten(span['text'], 100)}")
     if args.output:
-        with Path(args.output).open("w", encoding="utf-8") as output:
-            for row in checked.itertuples(index=False):
-                record = {"qid": row.qid, "docno": row.docno, "faithfulness": row.faithfulness}
-                output.write(json.dumps({**record, "unsupported": row.unsupported}) + "\n")
+        records = (
+            {"qid": row.qid, "docno": row.docno, "faithfulness": row.faithfulness, "unsupported": row.unsupported}
+            for row in checked.itertuples(index=False)
+        )
+        atomic_write_text(Path(args.output), "".join(json.dumps(record) + "\n" for record in records))
     return 0

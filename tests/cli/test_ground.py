@@ -25,3 +25,20 @@ def test_ground_without_context_is_one_line(tmp_path, capsys):
     assert main(["ground", str(responses), "--quiet"]) == 2
     error = capsys.readouterr().err.strip()
     assert error.count("\n") == 0 and "Faithfulness: column 'context' has no passages for qid '1'" in error
+
+
+def test_ground_refuses_an_output_it_cannot_write_before_any_work(tmp_path, capsys):
+    missing = tmp_path / "no-such-folder" / "grounded.jsonl"
+    assert main(["ground", "--output", str(missing), "--quiet"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.count("\n") == 0 and "no-such-folder" in error
+    assert not missing.parent.exists()
+
+
+def test_ground_never_writes_over_its_input(tmp_path, capsys):
+    responses = tmp_path / "responses.jsonl"
+    text = json.dumps({"qid": "1", "query": "q", "response": "It rains.", "context": ["It rains today."]}) + "\n"
+    responses.write_text(text, encoding="utf-8")
+    assert main(["ground", str(responses), "--output", str(responses), "--quiet"]) == 2
+    assert "the input file" in capsys.readouterr().err
+    assert responses.read_text(encoding="utf-8") == text
