@@ -18,6 +18,11 @@ coefficient bound to the sign of its feature's meaning) weighs both sources alik
   the training pairs, beside word overlap (the share of the statement's content words found in
   the evidence) with its own fitted threshold;
 - leave one source out: fitted on the other source only, tested on the held-out one;
+- long statements: RAGTruth's answer sentences of more than 12 words (as long as a long nugget)
+  against their passages, supported unless they overlap a marked span: the model fitted on TREC
+  alone, at the threshold fitted on TREC, beside word overlap with its threshold fitted on TREC;
+- the thresholds of a long nugget's assignment (``nugget_thresholds``): on TREC's three-way labels,
+  the pair of probabilities with the highest three-way kappa;
 - ``Faithfulness`` on RAGTruth answers by question folds: answer-level "has a hallucination" F1
   (the claim threshold fitted on the training folds), character-level span F1, and the share of
   (faithful, hallucinated) answer pairs to one question in which the faithful one scores higher
@@ -54,7 +59,7 @@ from pyterrier_rag_axioms.tools.lexical import content_words  # noqa: E402
 from pyterrier_rag_axioms.tools.terms import term_extractor  # noqa: E402
 from pyterrier_rag_axioms.tools.text import atomic_facts_of, text_analyzer  # noqa: E402
 
-VERSION = "support-2"
+VERSION = "support-3"
 MODEL_DIR = PROJECT_ROOT / "pyterrier_rag_axioms" / "support"
 RAGTRUTH = DEV_DATA / "ragtruth" / "qa_train.jsonl.gz"
 TREC = DEV_DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl"
@@ -357,6 +362,67 @@ def answer_baselines(answers: list[dict], table: dict) -> dict[str, np.ndarray]:
     }
 
 
+def trec_three_way(pairs: dict) -> tuple[np.ndarray, np.ndarray]:
+    """One row per TREC (nugget, answer) (its first pair) and its label: 1 support, 0.5 partial, 0 not."""
+    rows, labels = [], []
+    position = 0
+    trec = np.flatnonzero(pairs["sources"] == "trec")
+    while position < len(trec):
+        row = trec[position]
+        weight, label = pairs["weights"][row], pairs["labels"][row]
+        rows.append(row)
+        labels.append(label * weight if weight < 1 else label)
+        position += 2 if weight < 1 else 1  # a partial support is two half-weighted pairs
+    return np.array(rows), np.array(labels)
+
+
+def nugget_thresholds(probabilities: np.ndarray, labels: np.ndarray) -> dict[str, float]:
+    """The probabilities from which a long nugget is ``partial_support`` and ``support``: the pair with
+    the highest three-way kappa on TREC's labels (the lowest such pair)."""
+    grid = np.round(np.arange(0.05, 0.96, 0.01), 2)
+    truth = np.round(2 * labels).astype(int)
+    best, chosen = -np.inf, (0.5, 0.5)
+    for partial in grid:
+        for support in grid[grid >= partial]:
+            found = np.where(probabilities >= support, 2, np.where(probabilities >= partial, 1, 0))
+            kappa = cohen_kappa_score(truth, found)
+            if kappa > best + 1e-12:
+                best, chosen = kappa, (float(partial), float(support))
+    return {"partial_support": chosen[0], "support": chosen[1]}
+
+
+def long_statements(answers: list[dict]) -> dict:
+    """RAGTruth's answer sentences of more than 12 words against their passages: supported unless
+    the sentence overlaps a marked span."""
+    statements, evidence, labels = [], [], []
+    for answer, analysis in zip(answers, text_analyzer().analyse([answer["response"] for answer in answers])):
+        for sentence in analysis.doc.sents:
+            if len(sentence.text.split()) <= 12:
+                continue
+            start, end = sentence.start_char, sentence.end_char
+            statements.append(sentence.text.strip())
+            evidence.append(tuple(answer["context"]))
+            labels.append(float(not any(label["start"] < end and start < label["end"] for label in answer["labels"])))
+    return {"statements": statements, "evidence": evidence, "labels": np.array(labels)}
+
+
+def long_statement_lines(pairs: dict, features: np.ndarray, long: dict, long_features: np.ndarray) -> list[str]:
+    """Leave RAGTruth out: the model and word overlap fitted on TREC (threshold included), tested on the
+    long statements."""
+    train = pairs["sources"] == "trec"
+    fitted = fit(features[train], pairs["labels"][train], pairs["weights"][train], pairs["sources"][train])
+    own = binary(pairs, train)
+    threshold = best_threshold(predict(fitted, features[own]), pairs["labels"][own])
+    model = agreement(predict(fitted, long_features), long["labels"], threshold)
+    trec_overlap = overlap([pairs["statements"][i] for i in np.flatnonzero(own)],
+                           [pairs["evidence"][i] for i in np.flatnonzero(own)])
+    base = agreement(overlap(long["statements"], long["evidence"]), long["labels"],
+                     best_threshold(trec_overlap, pairs["labels"][own]))
+    share = long["labels"].mean()
+    return [f"long statements, leave out ragtruth ({len(long['labels'])} sentences, {share:.0%} supported): "
+            f"model {_shown(model)} | word overlap {_shown(base)}"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-write", action="store_true", help="report only; leave the shipped files")
@@ -396,7 +462,16 @@ def main() -> None:
     missing = np.expm1(all_features[:, FEATURES.index("missing_idf")])
     answer_lines, claim_threshold = answer_figures(answers, pairs, probabilities, missing, crude)
     print("\n".join(answer_lines))
+    long = long_statements(answers)
+    idf, default_idf = idf_weights(table["df"], table["documents"])
+    long_features = support_features(
+        long["statements"], long["evidence"], idf=idf, default_idf=default_idf, text_analyzer=analyzer
+    )[:, [FEATURES.index(name) for name in MODEL_FEATURES]]
+    print("\n".join(long_statement_lines(pairs, features, long, long_features)))
     scaler, coefficients, intercept = fit(features, pairs["labels"], pairs["weights"], pairs["sources"])
+    rows, three_way = trec_three_way(pairs)
+    thresholds = nugget_thresholds(predict((scaler, coefficients, intercept), features[rows]), three_way)
+    print(f"long nuggets' thresholds (TREC, three-way): {thresholds}")
     fitted = {
         "version": VERSION,
         "features": list(MODEL_FEATURES),
@@ -405,10 +480,12 @@ def main() -> None:
         "coefficients": np.round(coefficients, 6).tolist(),
         "intercept": round(intercept, 6),
         "claim_threshold": float(claim_threshold),
+        "nugget_thresholds": thresholds,
         "idf_file": "support-idf.json",
     }
     print("coefficients:", dict(zip(MODEL_FEATURES, fitted["coefficients"])))
     if not arguments.no_write:
+        table["version"] = VERSION  # the table's terms are read from the passages alone; its version is the model's
         (MODEL_DIR / "support-idf.json").write_text(json.dumps(table, sort_keys=True) + "\n", encoding="utf-8")
         (MODEL_DIR / "support-model.json").write_text(json.dumps(fitted, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {MODEL_DIR / 'support-model.json'} and support-idf.json")

@@ -36,9 +36,12 @@ class PairEvidence:
 class PartsEvidence:
     """The evidence of a long nugget: one :class:`PairEvidence` per part (its atomic facts, see
     :func:`~pyterrier_rag_axioms.nuggets._evidence.nugget_parts`), each part's numbers and entities
-    matched on their own."""
+    matched on their own, and the support model's probability for the whole nugget."""
 
     parts: tuple[PairEvidence, ...]
+    #: The support model's probability that the answer supports the whole nugget
+    #: (:class:`~pyterrier_rag_axioms.support.SupportModel`): what decides a long nugget.
+    support: float = float("nan")
 
     @property
     def features(self) -> np.ndarray:

@@ -29,13 +29,14 @@ from pyterrier_rag_axioms.declaration import (
     shown_source,
 )
 from pyterrier_rag_axioms.frames import response_frame
-from pyterrier_rag_axioms.judgments import NUGGET_ASSIGNMENT_SCORES, load_nugget_assignments
+from pyterrier_rag_axioms.judgments import load_nugget_assignments
 from pyterrier_rag_axioms.nuggets._evidence import TextEvidence, nugget_parts, text_evidence
 from pyterrier_rag_axioms.nuggets._features import FEATURES, PairEvidence, PartsEvidence, topic_features
 from pyterrier_rag_axioms.nuggets.files import EMPTY_TOPICS, load_nuggets
 from pyterrier_rag_axioms.nuggets.model import NuggetModel, fit_nugget_model, resolve_nugget_model
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.processes import map_topics, response_characters
+from pyterrier_rag_axioms.support import SupportModel, resolve_support_model
 from pyterrier_rag_axioms.tools.embeddings.similarity import (
     SentenceSimilarity,
     resolve_sentence_similarity,
@@ -76,11 +77,11 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
     entity of the nugget that the answer lacks ("1969" does not support "1968"; "two" is 2 and
     "1,000" is 1000) makes it ``not_support``.
 
-    A long nugget (more words than ``LONG_NUGGET_WORDS``, 12, and several atomic facts: a passage extract) is assigned
-    by its facts (:func:`~pyterrier_rag_axioms.tools.text.facts.atomic_facts`), each standing among
-    the topic's nuggets in its place: its support is the share of its parts supported (``support``
-    where all are, ``partial_support`` from half up), its confidence their mean, and the number and
-    entity rule holds per part (see :func:`parts_decision`).
+    A long nugget (more words than ``LONG_NUGGET_WORDS``, 12, and several atomic facts: a passage extract) is decided
+    by the support model (:class:`~pyterrier_rag_axioms.support.SupportModel`): its confidence is the
+    probability that the answer supports the whole nugget, its assignment that probability against the
+    model's fitted ``nugget_thresholds``. Numbers and entities count softly there, as the share missing.
+    Its spans are the passages most similar to its facts.
 
     Output columns: ``qid``, ``docno``, ``nugget_id``, ``nugget`` (its text), ``importance``,
     ``assignment`` (``support``/``partial_support``/``not_support``), ``confidence`` (the
@@ -114,6 +115,11 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
     #: A spaCy model name or analyzer (default: the shared one).
     text_analyzer: TextAnalyzer | str | None = parameter(
         None, role=TOOL, keyed=False, resolve=lambda assigner, analyzer: resolve_text_analyzer(analyzer)
+    )
+    #: The support model that decides long nuggets: a :class:`~pyterrier_rag_axioms.support.SupportModel` or
+    #: its JSON file (default: the shipped one).
+    support_model: SupportModel | str | Path | None = parameter(
+        None, role=TOOL, resolve=resolve_support_model, shown=lambda model: repr(model)
     )
     #: Show progress over the topics.
     verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
@@ -189,9 +195,16 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
                 self.sentence_model.embed,
             )
             ends = np.cumsum([len(nugget) for nugget in topic_parts])
+            long = [nugget for nugget, found_parts in zip(by_qid[qid]["nugget"], topic_parts) if len(found_parts) > 1]
+            support = iter(
+                self.support_model.probabilities([nugget for _ in answers for nugget in long],
+                                                 [text for text in answers for _ in long])
+                if long else ()
+            )
             for text, pairs in zip(answers, found):
                 pairs_of[(qid, text)] = [
-                    pairs[end - 1] if len(nugget) == 1 else PartsEvidence(tuple(pairs[end - len(nugget) : end]))
+                    pairs[end - 1] if len(nugget) == 1
+                    else PartsEvidence(tuple(pairs[end - len(nugget) : end]), support=float(next(support)))
                     for nugget, end in zip(topic_parts, ends)
                 ]
         return pairs_of
@@ -247,7 +260,7 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """One row per (response, nugget) with its assignment, confidence and supporting spans."""
         frame, evidence = self.evidence(inp)
-        return self._decide(frame, evidence, self.decision)
+        return self._decide(frame, evidence, self.decision, self.support_model)
 
     def cross_validate(self, inp: pd.DataFrame, assignments: pd.DataFrame | str | Path) -> pd.DataFrame:
         """The output of :meth:`transform`, each topic decided by a model fitted (:func:`fit_nugget_model`)
@@ -285,44 +298,39 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
                 features[~held_out], truth[~held_out], frame.loc[~held_out, "qid"], embedder=self.decision.embedder
             )
             positions = np.flatnonzero(held_out)
-            parts.append(self._decide(frame.iloc[positions], [evidence[i] for i in positions], model))
+            parts.append(
+                self._decide(frame.iloc[positions], [evidence[i] for i in positions], model, self.support_model)
+            )
         return pd.concat(parts).loc[frame.index]
 
     @staticmethod
     def _decide(
-        frame: pd.DataFrame, evidence: list[PairEvidence | PartsEvidence], decision: NuggetModel
+        frame: pd.DataFrame,
+        evidence: list[PairEvidence | PartsEvidence],
+        decision: NuggetModel,
+        support_model: SupportModel,
     ) -> pd.DataFrame:
+        """The assignments: a nugget by ``decision`` (0 where a number or entity is missing), a long one by the
+        support model's probability."""
         if not evidence:
             return pd.DataFrame(
                 {column: pd.Series(dtype=float if column == "confidence" else object) for column in ASSIGNMENT_COLUMNS}
             )
-        pairs = [part for pair in evidence for part in (pair.parts if isinstance(pair, PartsEvidence) else (pair,))]
-        probability = decision.probability(np.array([pair.features for pair in pairs]))
-        matches = np.array([pair.numbers_match and pair.entities_match for pair in pairs], dtype=bool)
-        probability = np.where(matches, probability, 0.0)
-        assignment = decision.assign(probability)
-        counts = [len(pair.parts) if isinstance(pair, PartsEvidence) else 1 for pair in evidence]
-        decided = [
-            parts_decision(probability[end - count : end], assignment[end - count : end])
-            for count, end in zip(counts, np.cumsum(counts))
-        ]
+        confidence = np.zeros(len(evidence))
+        assignment = np.empty(len(evidence), dtype=object)
+        short = [position for position, pair in enumerate(evidence) if isinstance(pair, PairEvidence)]
+        if short:
+            pairs = [evidence[position] for position in short]
+            probability = decision.probability(np.array([pair.features for pair in pairs]))
+            matches = np.array([pair.numbers_match and pair.entities_match for pair in pairs], dtype=bool)
+            confidence[short] = np.where(matches, probability, 0.0)
+            assignment[short] = decision.assign(confidence[short])
+        long = [position for position, pair in enumerate(evidence) if isinstance(pair, PartsEvidence)]
+        if long:
+            confidence[long] = [evidence[position].support for position in long]
+            assignment[long] = support_model.assign(confidence[long])
         return frame.assign(
-            assignment=[found for found, _ in decided],
-            confidence=np.round([confidence for _, confidence in decided], 6),
+            assignment=list(assignment),
+            confidence=np.round(confidence, 6),
             spans=[list(pair.spans) for pair in evidence],
         )[ASSIGNMENT_COLUMNS + (["counted"] if "counted" in frame.columns else [])]
-
-
-def parts_decision(probability: np.ndarray, assignment: np.ndarray) -> tuple[str, float]:
-    """The assignment and confidence of a nugget from those of its parts (one part: its own).
-
-    A long nugget's support is the share of its parts supported (partial support counting half):
-    ``support`` where all are, ``partial_support`` from half up, else ``not_support``; its
-    confidence is the parts' mean probability, each part 0 where one of its own numbers or
-    entities is missing from the answer.
-    """
-    if len(assignment) == 1:
-        return str(assignment[0]), float(probability[0])
-    share = float(np.mean([NUGGET_ASSIGNMENT_SCORES[found] for found in assignment]))
-    found = "support" if share == 1.0 else "partial_support" if share >= 0.5 else "not_support"
-    return found, float(np.mean(probability))

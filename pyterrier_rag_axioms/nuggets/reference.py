@@ -84,13 +84,12 @@ def reference_nuggets(answers: pd.DataFrame) -> pd.DataFrame:
 
 def support_probabilities(assigner: NuggetAssigner, responses: pd.DataFrame) -> pd.DataFrame:
     """The assigner's pairs (``qid``, ``docno``, ``nugget_id``, ...) with ``probability``: its fitted
-    probability of support, before the number and entity check (a long nugget's: its parts' mean)."""
+    probability of support, before the number and entity check (a long nugget's: the support model's)."""
     frame, evidence = assigner.evidence(responses)
-    pairs = [part for pair in evidence for part in (pair.parts if isinstance(pair, PartsEvidence) else (pair,))]
-    probability = assigner.decision.probability(np.array([pair.features for pair in pairs]).reshape(len(pairs), -1))
-    counts = [len(pair.parts) if isinstance(pair, PartsEvidence) else 1 for pair in evidence]
-    return frame.assign(probability=[float(probability[end - count:end].mean())
-                                     for count, end in zip(counts, np.cumsum(counts))])
+    short = [pair for pair in evidence if not isinstance(pair, PartsEvidence)]
+    found = iter(assigner.decision.probability(np.array([pair.features for pair in short]).reshape(len(short), -1)))
+    return frame.assign(probability=[pair.support if isinstance(pair, PartsEvidence) else float(next(found))
+                                     for pair in evidence])
 
 
 def reference_score(

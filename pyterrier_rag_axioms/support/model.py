@@ -156,6 +156,27 @@ class SupportModel:
         return float(self._fitted["claim_threshold"])
 
     @property
+    def nugget_thresholds(self) -> dict[str, float]:
+        """The probabilities from which a long nugget is ``partial_support`` and ``support`` (fitted on
+        TREC's three-way labels; equal where partial support is too rare to predict)."""
+        fitted = self._fitted
+        if "nugget_thresholds" not in fitted:
+            raise ValueError(
+                f"SupportModel: {self.path} (version {fitted['version']!r}) has no nugget_thresholds; "
+                "fit it again with benchmarks/fit_support_model.py"
+            )
+        return dict(fitted["nugget_thresholds"])
+
+    def assign(self, probabilities: np.ndarray) -> np.ndarray:
+        """The nugget assignment (``support``, ``partial_support``, ``not_support``) of each probability."""
+        thresholds = self.nugget_thresholds
+        return np.where(
+            probabilities >= thresholds["support"],
+            "support",
+            np.where(probabilities >= thresholds["partial_support"], "partial_support", "not_support"),
+        ).astype(object)
+
+    @property
     def idf_table(self) -> tuple[dict[str, float], float]:
         """The IDF weight of each lemma in the table, and that of a lemma not in it."""
         return self._idf

@@ -1,5 +1,5 @@
-"""Long nuggets (passage extracts) are assigned by their atomic facts: support is the share of parts supported,
-the number-and-entity rule holds per part (real spaCy and MiniLM)."""
+"""Long nuggets (passage extracts) are decided by the support model on the whole nugget; their spans come from
+their atomic facts (real spaCy and MiniLM)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from pyterrier_rag_axioms.nuggets import NuggetAssigner
 from pyterrier_rag_axioms.nuggets._evidence import LONG_NUGGET_WORDS, nugget_parts
-from pyterrier_rag_axioms.nuggets.assigner import parts_decision
+from pyterrier_rag_axioms.support import SupportModel
 from pyterrier_rag_axioms.tools.text import resolve_text_analyzer
 
 LONG = ("The Eiffel Tower was completed in 1889 for the World's Fair in Paris, and it is 330 metres tall. "
@@ -45,30 +45,29 @@ def test_a_long_nugget_has_parts_and_a_short_one_is_whole():
         "Apollo 11 landed on the Moon in 1969 and returned safely",)
 
 
-def test_support_is_the_share_of_parts_supported(assigned):
+def test_a_long_nugget_is_decided_by_the_support_model(assigned):
     long = assigned.xs("0", level="nugget_id")
+    model = SupportModel.default()
+    expected = model.probabilities([LONG] * len(ANSWERS), list(ANSWERS.values()))
+    assert long["confidence"].to_numpy() == pytest.approx(expected, abs=1e-6)
+    assert list(long["assignment"]) == list(model.assign(expected))
     assert long.loc["all", "assignment"] == "support"
-    assert long.loc["most", "assignment"] == "partial_support"
     assert long.loc["one", "assignment"] == "not_support"
     assert long.loc["none", "assignment"] == "not_support"
     confidence = long["confidence"]
     assert confidence["all"] > confidence["most"] > confidence["one"] > confidence["none"]
 
 
-def test_numbers_and_entities_count_per_part(assigned):
-    # "most" lacks the part with seven million visitors, yet its other parts keep their evidence:
-    # the whole nugget's numbers would have set its confidence to 0
-    assert assigned.loc[("most", "0"), "confidence"] > 0.3
-    assert assigned.loc[("none", "0"), "confidence"] < 0.05
+def test_a_missing_number_costs_a_share_not_the_whole_nugget(assigned):
+    # "most" lacks the seven million visitors: the rest of the nugget keeps its evidence
+    assert assigned.loc[("most", "0"), "confidence"] > 0.5
+    assert assigned.loc[("none", "0"), "confidence"] < 0.1
     assert (assigned.xs("1", level="nugget_id")["assignment"] == "not_support").all()
     assert all(isinstance(spans, list) and spans for spans in assigned["spans"])
 
 
-def test_parts_decision():
-    assert parts_decision(np.array([0.8]), np.array(["support"], dtype=object)) == ("support", 0.8)
-    assert parts_decision(np.array([0.9, 0.7]), np.array(["support"] * 2, dtype=object)) == ("support", 0.8)
-    found, confidence = parts_decision(np.array([0.9, 0.0, 0.5]),
-                                       np.array(["support", "not_support", "support"], dtype=object))
-    assert found == "partial_support" and confidence == pytest.approx(1.4 / 3)
-    assert parts_decision(np.array([0.9, 0.1, 0.1]),
-                          np.array(["support", "not_support", "not_support"], dtype=object))[0] == "not_support"
+def test_the_thresholds_are_the_fitted_ones():
+    thresholds = SupportModel.default().nugget_thresholds
+    assert 0 < thresholds["partial_support"] <= thresholds["support"] < 1
+    probabilities = np.array([thresholds["support"], thresholds["partial_support"] - 1e-9, 0.0, 1.0])
+    assert list(SupportModel.default().assign(probabilities)) == ["support", "not_support", "not_support", "support"]
