@@ -229,9 +229,14 @@ def same_number(value: float, others: tuple[float, ...]) -> bool:
     return any(math.isclose(value, other, rel_tol=1e-9, abs_tol=1e-9) for other in others)
 
 
-#: A nugget with more words than this, and more than one atomic fact, is assigned by its facts (TREC 2024
-#: RAG's nuggets have at most 10 words; passage extracts used as nuggets, 31 at the median).
+#: A nugget with more words than this is long: the support model decides it, and its spans are those of its
+#: atomic facts (TREC 2024 RAG's nuggets have at most 10 words; passage extracts used as nuggets, 31 at the median).
 LONG_NUGGET_WORDS = 12
+
+
+def is_long_nugget(analysis: TextAnalysis) -> bool:
+    """Whether a nugget has more than :data:`LONG_NUGGET_WORDS` words."""
+    return int(analysis.is_word.sum()) > LONG_NUGGET_WORDS
 
 
 def nugget_parts(analyses: list[TextAnalysis], analyzer) -> dict[str, tuple[str, ...]]:
@@ -241,7 +246,7 @@ def nugget_parts(analyses: list[TextAnalysis], analyzer) -> dict[str, tuple[str,
     from pyterrier_rag_axioms.tools.text.facts import atomic_facts_of
 
     parts = {analysis.text: (analysis.text,) for analysis in analyses}
-    long = [analysis.text for analysis in analyses if int(analysis.is_word.sum()) > LONG_NUGGET_WORDS]
+    long = [analysis.text for analysis in analyses if is_long_nugget(analysis)]
     for text, facts in zip(long, atomic_facts_of(long, analyzer=analyzer) if long else []):
         texts = tuple(dict.fromkeys(fact.text for fact in facts))
         if len(texts) > 1:

@@ -30,7 +30,7 @@ from pyterrier_rag_axioms.declaration import (
 )
 from pyterrier_rag_axioms.frames import response_frame
 from pyterrier_rag_axioms.judgments import load_nugget_assignments
-from pyterrier_rag_axioms.nuggets._evidence import TextEvidence, nugget_parts, text_evidence
+from pyterrier_rag_axioms.nuggets._evidence import TextEvidence, is_long_nugget, nugget_parts, text_evidence
 from pyterrier_rag_axioms.nuggets._features import FEATURES, PairEvidence, PartsEvidence, topic_features
 from pyterrier_rag_axioms.nuggets.files import EMPTY_TOPICS, load_nuggets
 from pyterrier_rag_axioms.nuggets.model import NuggetModel, fit_nugget_model, resolve_nugget_model
@@ -77,7 +77,7 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
     entity of the nugget that the answer lacks ("1969" does not support "1968"; "two" is 2 and
     "1,000" is 1000) makes it ``not_support``.
 
-    A long nugget (more words than ``LONG_NUGGET_WORDS``, 12, and several atomic facts: a passage extract) is decided
+    A long nugget (more words than ``LONG_NUGGET_WORDS``, 12, such as a passage extract) is decided
     by the support model (:class:`~pyterrier_rag_axioms.support.SupportModel`): its confidence is the
     probability that the answer supports the whole nugget, its assignment that probability against the
     model's fitted ``nugget_thresholds``. Numbers and entities count softly there, as the share missing.
@@ -170,10 +170,11 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         by_qid = dict(list(self.nugget_frame[self.nugget_frame["qid"].isin(topics)].groupby("qid", sort=False)))
         # nuggets apart from answers and queries: only a nugget's named entities are read, so only
         # the nuggets' parse goes on to named-entity recognition
-        parts = nugget_parts(
-            self.text_analyzer.analyse(dict.fromkeys(text for qid in topics for text in by_qid[qid]["nugget"])),
-            self.text_analyzer,
+        nugget_analyses = self.text_analyzer.analyse(
+            dict.fromkeys(text for qid in topics for text in by_qid[qid]["nugget"])
         )
+        parts = nugget_parts(nugget_analyses, self.text_analyzer)
+        long_nuggets = {analysis.text for analysis in nugget_analyses if is_long_nugget(analysis)}
         part_texts = dict.fromkeys(part for found in parts.values() for part in found)
         nugget_evidence: dict[str, TextEvidence] = {
             analysis.text: text_evidence(analysis) for analysis in self.text_analyzer.analyse(part_texts)
@@ -195,7 +196,7 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
                 self.sentence_model.embed,
             )
             ends = np.cumsum([len(nugget) for nugget in topic_parts])
-            long = [nugget for nugget, found_parts in zip(by_qid[qid]["nugget"], topic_parts) if len(found_parts) > 1]
+            long = [nugget for nugget in by_qid[qid]["nugget"] if nugget in long_nuggets]
             support = iter(
                 self.support_model.probabilities([nugget for _ in answers for nugget in long],
                                                  [text for text in answers for _ in long])
@@ -203,9 +204,10 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
             )
             for text, pairs in zip(answers, found):
                 pairs_of[(qid, text)] = [
-                    pairs[end - 1] if len(nugget) == 1
-                    else PartsEvidence(tuple(pairs[end - len(nugget) : end]), support=float(next(support)))
-                    for nugget, end in zip(topic_parts, ends)
+                    PartsEvidence(tuple(pairs[end - len(facts) : end]), support=float(next(support)))
+                    if nugget in long_nuggets
+                    else pairs[end - 1]
+                    for nugget, facts, end in zip(by_qid[qid]["nugget"], topic_parts, ends)
                 ]
         return pairs_of
 

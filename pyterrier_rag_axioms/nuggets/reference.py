@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from pyterrier_rag_axioms.nuggets._features import PartsEvidence
+from pyterrier_rag_axioms.nuggets._features import FEATURES, PartsEvidence
 from pyterrier_rag_axioms.nuggets.assigner import NuggetAssigner
 
 #: The columns of :func:`reference_nuggets`' frame (``query`` too where the answers have it).
@@ -87,7 +87,8 @@ def support_probabilities(assigner: NuggetAssigner, responses: pd.DataFrame) -> 
     probability of support, before the number and entity check (a long nugget's: the support model's)."""
     frame, evidence = assigner.evidence(responses)
     short = [pair for pair in evidence if not isinstance(pair, PartsEvidence)]
-    found = iter(assigner.decision.probability(np.array([pair.features for pair in short]).reshape(len(short), -1)))
+    features = np.array([pair.features for pair in short]).reshape(len(short), len(FEATURES))
+    found = iter(assigner.decision.probability(features) if short else ())
     return frame.assign(probability=[pair.support if isinstance(pair, PartsEvidence) else float(next(found))
                                      for pair in evidence])
 
