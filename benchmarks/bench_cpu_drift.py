@@ -87,7 +87,7 @@ def main() -> None:
     print("fused against unfused kernels:")
     print(f"{'encoder':<12} {'largest change':>15} {'median':>10} {'lowest cosine':>14}")
     for backend in ("onnx", "onnx-int8"):
-        encoder = SentenceSimilarity(backend=backend, cache_dir=False).encoder
+        encoder = SentenceSimilarity(backend=backend, cache_dir=False).backend_encoder
         encoder.prepare()
         model = encoder.export_path.read_bytes()
         fused, unfused = (embed(encoder, model, texts, fused=choice) for choice in (True, False))

@@ -7,7 +7,7 @@ process's CPU time, which other load on the machine inflates less), the peak res
 of the process, and the estimated time for a full TREC RAG track (300 topics x 50 runs x the
 development mean of nuggets per topic), scaled linearly from the time per pair.
 
-Usage: ``.venv/bin/python benchmarks/bench_nugget_assigner.py [--sentence-model NAME]``.
+Usage: ``.venv/bin/python benchmarks/bench_nugget_assigner.py [--encoder MODEL[:BACKEND]]``.
 """
 
 from __future__ import annotations
@@ -29,24 +29,24 @@ TRACK_TOPICS, TRACK_RUNS = 300, 50
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sentence-model", help="sentence-transformers model name or path (default: all-MiniLM-L6-v2)")
+    parser.add_argument("--encoder", "--sentence-model",
+                        help="the encoder, MODEL[:BACKEND] (default: the assigner's, all-MiniLM-L6-v2 with onnx)")
     args = parser.parse_args(argv)
     if not ASSIGNMENTS.is_file():
         sys.exit(f"no development assignments at {ASSIGNMENTS}")
 
     from pyterrier_rag_axioms.judgments import load_nugget_assignments
     from pyterrier_rag_axioms.nuggets import NuggetAssigner, load_nuggets
-    from pyterrier_rag_axioms.tools.embeddings.similarity import resolve_sentence_similarity
     from pyterrier_rag_axioms.tools.text import text_analyzer
 
     responses = load_nugget_assignments(ASSIGNMENTS)[["qid", "query", "docno", "response"]]
     nuggets = load_nuggets(ASSIGNMENTS)
     start = time.perf_counter()
     text_analyzer().nlp  # noqa: B018 (load spaCy)
-    resolve_sentence_similarity(args.sentence_model).embed(["warm up"])
+    assigner = NuggetAssigner(nuggets=nuggets, encoder=args.encoder)
+    assigner.encoder.embed(["warm up"])
     loading = time.perf_counter() - start
 
-    assigner = NuggetAssigner(nuggets=nuggets, sentence_model=args.sentence_model)
     start, cpu_start = time.perf_counter(), time.process_time()
     assigned = assigner(responses)
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{len(responses)} answers x their topic's nuggets = {pairs} pairs "
           f"({responses['qid'].nunique()} topics, {nuggets_per_topic:.1f} nuggets per topic), "
           f"{os.cpu_count()} CPU cores")
-    print(f"loading spaCy and the sentence model: {loading:.1f} s")
+    print(f"loading spaCy and the encoder: {loading:.1f} s")
     print(f"assignment: {elapsed:.1f} s, {per_pair * 1000:.2f} ms per (answer, nugget) pair, "
           f"{elapsed / len(responses) * 1000:.0f} ms per answer; CPU time {cpu:.1f} s "
           f"({cpu / pairs * 1000:.2f} ms per pair)")

@@ -196,7 +196,7 @@ def _build_axioms(spacy_model: str, sentence_model: str, cache_dir: str | None, 
     analyzer = TextAnalyzer(spacy_model, cache_dir=cache_dir or False)
     similarity = SentenceSimilarity(sentence_model, backend=backend, cache_dir=cache_dir or False)
     axioms = [
-        rag.RAG_AXIOMS[name](text_analyzer=analyzer, sentence_similarity=similarity)
+        rag.RAG_AXIOMS[name](text_analyzer=analyzer, encoder=similarity)
         if name in {"COV1", "COV2", "COV3", "CONS1"}
         else rag.RAG_AXIOMS[name](text_analyzer=analyzer)
         for name in AXIOM_NAMES
@@ -267,7 +267,7 @@ def measure_bare(frame: pd.DataFrame, spacy_model: str, sentence_model: str) -> 
     from pyterrier_rag_axioms.tools.text import TextAnalysis, text_analyzer
 
     nlp = text_analyzer(spacy_model).nlp
-    encoder = sentence_similarity(sentence_model).encoder
+    encoder = sentence_similarity(sentence_model).backend_encoder
     batch_size = 64
     list(nlp.pipe(["A cat is an animal [0]. It purrs.", "What is a cat?"], batch_size=batch_size))
     encoder.encode(["a cat", "It purrs."], batch_size=batch_size, normalize_embeddings=True)

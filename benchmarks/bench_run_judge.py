@@ -71,7 +71,8 @@ def profile(encoder: str | None, topics: int | None, runs: int | None) -> dict:
 
     stages = Stages()
     TextAnalyzer.nlp.func = stages.wrap("loading spaCy", TextAnalyzer.nlp.func)
-    SentenceSimilarity.encoder.func = stages.wrap("loading the encoder", SentenceSimilarity.encoder.func)
+    encoder = SentenceSimilarity.backend_encoder
+    encoder.func = stages.wrap("loading the encoder", encoder.func)
     def texts(self, texts, **_) -> int:
         return len(texts)
 

@@ -48,7 +48,7 @@ STAGES: dict[str, str] = {
         "PreferenceModel.default('nuggets', encoder='onnx-int8-per-channel').scores(responses)",
     "run judge": "PreferenceModel.default('nuggets').scores(responses)",
     "extractor (before: transformer)":
-        "NuggetExtractor(sentence_model=sentence_similarity(), similarity=0.7)(responses)",
+        "NuggetExtractor(encoder=sentence_similarity(), similarity=0.7)(responses)",
     "extractor": "NuggetExtractor()(responses)",
     "assigner (before: in one process)": "NuggetAssigner(nuggets=nuggets, processes=1)(responses)",
     "assigner": "NuggetAssigner(nuggets=nuggets)(responses)",

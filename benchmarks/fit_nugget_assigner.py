@@ -34,12 +34,8 @@ from pyterrier_rag_axioms.declaration import replaced  # noqa: E402
 from pyterrier_rag_axioms.judgments import NUGGET_ASSIGNMENT_SCORES, load_nugget_assignments  # noqa: E402
 from pyterrier_rag_axioms.nuggets import NuggetAssigner, fit_nugget_model  # noqa: E402
 from pyterrier_rag_axioms.nuggets.assigner import DEFAULT_ENCODER  # noqa: E402
-from pyterrier_rag_axioms.nuggets.model import embedder_name, resolve_nugget_model  # noqa: E402
-from pyterrier_rag_axioms.tools.embeddings.similarity import (  # noqa: E402
-    BACKENDS,
-    batch_independent_similarity,
-    sentence_similarity,
-)
+from pyterrier_rag_axioms.nuggets.model import resolve_nugget_model  # noqa: E402
+from pyterrier_rag_axioms.tools.embeddings import BACKENDS, encoder_name, resolve_encoder  # noqa: E402
 
 DATA = DEV_DATA
 ASSIGNMENTS = DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl"
@@ -99,10 +95,10 @@ def main(argv: list[str] | None = None) -> None:
     if not ASSIGNMENTS.is_file():
         sys.exit(f"no development assignments at {ASSIGNMENTS}")
     assignments = load_nugget_assignments(ASSIGNMENTS)
-    encoder = batch_independent_similarity(backend=args.encoder) if args.encoder != "torch" else sentence_similarity()
-    embedder = embedder_name(encoder)
-    assigner = NuggetAssigner(nuggets=ASSIGNMENTS, sentence_model=encoder, verbose=True,
-                              model=replaced(resolve_nugget_model(None), embedder=embedder))
+    encoder = resolve_encoder(f":{args.encoder}")
+    fitted_on = encoder_name(encoder)
+    assigner = NuggetAssigner(nuggets=ASSIGNMENTS, encoder=encoder, verbose=True,
+                              model=replaced(resolve_nugget_model(None), encoder=fitted_on))
     pairs = assigner.features(assignments).merge(human_labels(assignments), on=["qid", "docno", "nugget_id"])
     print(f"{len(pairs)} (answer, nugget) pairs, {pairs['qid'].nunique()} topics, {pairs['docno'].nunique()} runs; "
           f"{(pairs['label'] == 'not_support').mean():.1%} not_support")
@@ -114,7 +110,7 @@ def main(argv: list[str] | None = None) -> None:
     with pd.option_context("display.width", 200, "display.max_columns", 20, "display.precision", 3):
         print(table)
     if not args.no_write:
-        model = fit_nugget_model(pairs, pairs["label"], pairs["qid"], embedder=embedder)
+        model = fit_nugget_model(pairs, pairs["label"], pairs["qid"], encoder=fitted_on)
         model.save(MODEL_PATH)
         print(f"wrote {MODEL_PATH.relative_to(PROJECT_ROOT)}: partial >= {model.partial_threshold:.2f}, "
               f"support >= {model.support_threshold:.2f}")

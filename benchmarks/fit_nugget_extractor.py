@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None) -> None:
     drawn: dict[tuple, pd.DataFrame] = {}
     for similarity, offset in itertools.product(similarities, MERGE_OFFSETS):
         extractor = NuggetExtractor(
-            sentence_model=encoder,
+            encoder=encoder,
             similarity=similarity,
             merge_similarity=round(similarity + offset, 2),
             max_nuggets=max(CAPS),
@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> None:
         chosen_parts.append(scored[best][scored[best]["qid"] == held_out])
         chosen_nuggets.append(drawn[best][drawn[best]["qid"] == held_out])
     rows["NuggetExtractor (nested LOTO)"] = row(pd.concat(chosen_parts), pd.concat(chosen_nuggets))
-    defaults = NuggetExtractor(sentence_model=encoder, processes=1)(responses)
+    defaults = NuggetExtractor(encoder=encoder, processes=1)(responses)
     default_scores = nugget_scores(assigned_scores(defaults, responses, models))
     rows["NuggetExtractor, defaults (not fitted)"] = row(default_scores, defaults)
     with pd.option_context("display.width", 250, "display.max_columns", None, "display.precision", 3):

@@ -57,7 +57,7 @@ def assigner_stages(assigner, responses):
 
     def load():
         analyzer.nlp  # noqa: B018 (load spaCy)
-        state["similarity"] = assigner.sentence_model
+        state["similarity"] = assigner.encoder
         state["similarity"].embed(["warm up"])
 
     def syntax():

@@ -95,7 +95,7 @@ def test_saved_arguments_name_tools_and_leave_out_defaults_and_hidden_ones():
 
 def test_value_keys_hold_value_parameters_and_tools_only():
     assert set(keyed_parameters(Example("a", name="x"))) == {"source", "unit", "limit", "analyzer"}
-    assert set(keyed_parameters(rag.COV1(margin_fraction=0.5, name="c"))) == {"aspects", "sentence_similarity"}
+    assert set(keyed_parameters(rag.COV1(margin_fraction=0.5, name="c"))) == {"aspects", "encoder"}
 
 
 def test_axioms_are_equal_by_their_declared_parameters():

@@ -11,7 +11,7 @@ from pyterrier_rag_axioms.axioms._base import FeatureAxiom, parameter, parameter
 from pyterrier_rag_axioms.declaration import TOOL, keyed_parameters
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.cache import derived_key
-from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity, resolve_sentence_similarity
+from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity, encoder_argument, resolve_encoder
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
 
 
@@ -38,15 +38,16 @@ class AnalyzedFeatureAxiom(FeatureAxiom):
 class EmbeddingFeatureAxiom(AnalyzedFeatureAxiom):
     """A feature axiom that also compares texts by the cosine similarity of their sentence embeddings."""
 
-    #: A :class:`SentenceSimilarity` or sentence-transformers model name or path (default: the
-    #: shared all-MiniLM-L6-v2).
-    sentence_similarity: SentenceSimilarity | str | None = parameter(
-        None, role=TOOL, resolve=resolve_tool(resolve_sentence_similarity)
+    #: The sentence encoder: ``"MODEL"``, ``"MODEL:BACKEND"`` (e.g. ``"all-MiniLM-L6-v2:onnx"``) or a
+    #: :class:`SentenceSimilarity` (default: the shared all-MiniLM-L6-v2 with torch, in batches; see
+    #: :mod:`~pyterrier_rag_axioms.tools.embeddings.naming`).
+    encoder: SentenceSimilarity | str | None = parameter(
+        None, role=TOOL, resolve=resolve_tool(resolve_encoder), shown=encoder_argument
     )
 
     def embed_distinct(self, groups: Iterable[Iterable[str]]) -> None:
         """Encode the distinct texts of ``groups`` in one batch, so that later look-ups find them encoded."""
-        self.sentence_similarity.embed(
+        self.encoder.embed(
             list(dict.fromkeys(text for group in groups for text in group)), verbose=self.verbose
         )
 

@@ -34,6 +34,7 @@ from pyterrier_rag_axioms.frames import (
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.registry import register_axiom
 from pyterrier_rag_axioms.tools.cache import flush_caches
+from pyterrier_rag_axioms.tools.embeddings.naming import renamed_keyword
 
 T = TypeVar("T")
 
@@ -96,6 +97,8 @@ def _check_keyword_arguments(cls: type, positional: tuple, arguments: dict[str, 
             f"{', '.join(map(repr, positional))}"
         )
     unknown = [name for name in arguments if name not in names]
+    if unknown and "encoder" in names:  # sentence_similarity= names the encoder no more
+        renamed_keyword(label, {name: arguments[name] for name in unknown})
     if unknown:
         raise TypeError(f"{label} has no argument {unknown[0]!r}; its arguments: {', '.join(names)}")
 

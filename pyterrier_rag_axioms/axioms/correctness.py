@@ -181,8 +181,8 @@ class AnswerFirstCorrectnessAxiom(EmbeddingFeatureAxiom):
         present = [index for index, opening in enumerate(openings) if opening is not None]
         values = np.full(len(openings), np.nan)
         if present:
-            queries = self.sentence_similarity.embed([table.queries[index] for index in present], verbose=self.verbose)
-            sentences = self.sentence_similarity.embed([openings[index] for index in present], verbose=self.verbose)
+            queries = self.encoder.embed([table.queries[index] for index in present], verbose=self.verbose)
+            sentences = self.encoder.embed([openings[index] for index in present], verbose=self.verbose)
             values[present] = np.einsum("ij,ij->i", queries, sentences)
         return values
 

@@ -268,10 +268,10 @@ class SentencePoolAxiom(PoolAxiom):
         owners = np.repeat(np.arange(len(member_sentences)), [len(s) for s in member_sentences])
         order = np.argsort(pool.groups[owners], kind="stable")  # the pool's sentences by group
         owners = owners[order]
-        pool_vectors = self.sentence_similarity.embed([s for sentences in member_sentences for s in sentences])[order]
+        pool_vectors = self.encoder.embed([s for sentences in member_sentences for s in sentences])[order]
         starts = np.flatnonzero(np.r_[True, np.diff(pool.groups[owners]) != 0])
         selves = np.repeat(pool.selves, [len(sentences) for sentences in own_sentences])
-        vectors = self.sentence_similarity.embed([s for sentences in own_sentences for s in sentences])
+        vectors = self.encoder.embed([s for sentences in own_sentences for s in sentences])
         found = np.zeros(len(selves), dtype=int)
         block = max(1, BLOCK_BYTES // (4 * max(len(owners), 1)))
         for first in range(0, len(selves) if len(owners) else 0, block):

@@ -68,7 +68,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--topics", metavar="FILE", help="topics file (qid<TAB>query) for lines without 'topic'")
     parser.add_argument("--model", metavar="FILE", help="a fitted nugget model (JSON; default: the shipped one)")
-    parser.add_argument("--sentence-model", metavar="NAME", help="sentence-transformers model name or path")
+    parser.add_argument(
+        "--encoder", metavar="MODEL[:BACKEND]",
+        help="the sentence encoder: a sentence-transformers model name or path, and optionally a backend "
+        "(torch, onnx, onnx-int8, onnx-int8-per-channel, static), e.g. all-MiniLM-L6-v2:onnx-int8 "
+        "(default: all-MiniLM-L6-v2 with onnx)",
+    )
+    parser.add_argument("--sentence-model", dest="encoder", help=argparse.SUPPRESS)  # its name before --encoder
     parser.add_argument(
         "--assignments", metavar="FILE",
         help="also save the assignments: .jsonl in nuggetizer's assign format (one answer per line), .tsv or "
@@ -163,7 +169,7 @@ def assign_main(argv: Sequence[str]) -> int:
 
     Everything that can be checked is checked before the work: each output against the inputs and
     against the other output, each output's folder, the nugget file, the run files and the model
-    (strictly, and against the sentence model in use).
+    (strictly, and against the encoder in use).
     """
     args = build_parser().parse_args(argv)
     resolve_progress(args)
@@ -189,7 +195,7 @@ def assign_main(argv: Sequence[str]) -> int:
     use_cache_option(args)
     responses = load_run_files(args.runs, topics=args.topics)
     assigner = NuggetAssigner(
-        nuggets=args.nuggets, model=args.model, sentence_model=args.sentence_model, verbose=args.verbose,
+        nuggets=args.nuggets, model=args.model, encoder=args.encoder, verbose=args.verbose,
         processes=args.processes,
     )
     responses = judged_only(responses, assigner.nugget_frame, args.nuggets)

@@ -51,7 +51,7 @@ def _current_model_folders(directory: str | None) -> list[Path]:
     folders = []
     for backend in _default_backends():
         for cache_dir in dict.fromkeys([None, directory]):
-            folders.append(SentenceSimilarity(backend=backend, cache_dir=cache_dir).encoder.export_path.parent)
+            folders.append(SentenceSimilarity(backend=backend, cache_dir=cache_dir).backend_encoder.export_path.parent)
     return list(dict.fromkeys(folders))
 
 
@@ -96,9 +96,10 @@ def _default_backends() -> list[str]:
     """The encoder backends of the defaults (the run judge, the assigner, the extractor) that build model files."""
     from pyterrier_rag_axioms.nuggets import assigner, extractor
     from pyterrier_rag_axioms.preference import PreferenceModel
+    from pyterrier_rag_axioms.tools.embeddings.backends import backend_class
 
     defaults = [PreferenceModel.default("nuggets").encoder, assigner.DEFAULT_ENCODER, extractor.DEFAULT_ENCODER]
-    return [backend for backend in dict.fromkeys(defaults) if backend != "torch"]
+    return [backend for backend in dict.fromkeys(defaults) if backend_class(backend).builds_files]
 
 
 def _build_model_files(directory: str | None) -> None:
@@ -106,7 +107,7 @@ def _build_model_files(directory: str | None) -> None:
     from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
 
     for backend in _default_backends():
-        encoder = SentenceSimilarity(backend=backend, cache_dir=directory).encoder
+        encoder = SentenceSimilarity(backend=backend, cache_dir=directory).backend_encoder
         digest = encoder.prepare()
         print(f"{backend}: {encoder.export_path} (SHA-256 {digest[:16]}...)")
 

@@ -7,7 +7,7 @@ in nuggetizer's "create" format: one topic per line, ``{"qid", "query", "nuggets
 the file (delete a nugget, reword it, make a vital one okay); ``rag-axioms assign --nuggets``
 reads it back. Without run files, the shipped TREC 2024 RAG sample's runs; without ``--output``,
 the nuggets are printed. The extractor's settings are options (:data:`EXTRACTOR_OPTIONS`, with
-``--max-nuggets`` and ``--sentence-model``), their defaults the extractor's. A topic where no two
+``--max-nuggets`` and ``--encoder``), their defaults the extractor's. A topic where no two
 runs state one fact is written with an empty list of nuggets, and one line says so.
 """
 
@@ -29,7 +29,7 @@ from pyterrier_rag_axioms.cli._progress import add_progress_options, resolve_pro
 
 #: The command's name in its notes and errors.
 COMMAND = "rag-axioms nuggetize"
-#: The extractor's settings the command offers besides ``--max-nuggets`` and ``--sentence-model``: the parameter,
+#: The extractor's settings the command offers besides ``--max-nuggets`` and ``--encoder``: the parameter,
 #: its metavar, what the option does, and the default's text where the value alone says too little.
 EXTRACTOR_OPTIONS: tuple[tuple[str, str, str, str | None], ...] = (
     ("similarity", "COSINE", "the cosine from which an answer's statement restates a candidate", None),
@@ -75,7 +75,14 @@ def build_parser() -> argparse.ArgumentParser:
     add_declared_option(parser, NuggetExtractor, "max_nuggets", metavar="N", help="most nuggets per topic")
     for name, metavar, text, default_text in EXTRACTOR_OPTIONS:
         add_declared_option(parser, NuggetExtractor, name, metavar=metavar, help=text, default_text=default_text)
-    parser.add_argument("--sentence-model", metavar="NAME", help="sentence-transformers model name or path")
+    parser.add_argument(
+        "--encoder",
+        metavar="MODEL[:BACKEND]",
+        help="the sentence encoder: a sentence-transformers model name or path, and optionally a backend "
+        "(torch, onnx, onnx-int8, onnx-int8-per-channel, static), e.g. all-MiniLM-L6-v2:onnx-int8 "
+        "(default: all-MiniLM-L6-v2 with static)",
+    )
+    parser.add_argument("--sentence-model", dest="encoder", help=argparse.SUPPRESS)  # its name before --encoder
     add_progress_options(parser)
     add_cache_option(parser)
     add_processes_option(parser)
@@ -162,7 +169,7 @@ def nuggetize_main(argv: Sequence[str]) -> int:
     settings = {name: getattr(args, name) for name, *_ in EXTRACTOR_OPTIONS}
     extractor = NuggetExtractor(
         max_nuggets=args.max_nuggets,
-        sentence_model=args.sentence_model,
+        encoder=args.encoder,
         verbose=args.verbose,
         processes=args.processes,
         **settings,

@@ -37,10 +37,8 @@ from pyterrier_rag_axioms.nuggets.model import NuggetModel, fit_nugget_model, re
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.processes import map_topics, response_characters
 from pyterrier_rag_axioms.support import SupportModel, resolve_support_model
-from pyterrier_rag_axioms.tools.embeddings.similarity import (
-    SentenceSimilarity,
-    resolve_sentence_similarity,
-)
+from pyterrier_rag_axioms.tools.embeddings.naming import encoder_argument, renamed_keyword, resolve_encoder
+from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 
 #: The default encoder: all-MiniLM-L6-v2 exported to ONNX, float32, each text encoded alone (see
@@ -106,11 +104,16 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
     nuggets: pd.DataFrame | str | Path = parameter(REQUIRED, shown=shown_source)
     #: The fitted decision: a :class:`NuggetModel` or its JSON file (default: the shipped model).
     model: NuggetModel | str | Path | None = parameter(None, shown=shown_source)
-    #: A sentence-transformers model name or path, or a shared tool (default: :data:`DEFAULT_ENCODER`).
-    sentence_model: SentenceSimilarity | str | None = parameter(
+    #: The sentence encoder: ``"MODEL"`` (with the backend :data:`DEFAULT_ENCODER`), ``"MODEL:BACKEND"``
+    #: or a :class:`SentenceSimilarity` (default: all-MiniLM-L6-v2 with :data:`DEFAULT_ENCODER`; see
+    #: :mod:`~pyterrier_rag_axioms.tools.embeddings.naming`). The fitted model must have been fitted on it.
+    encoder: SentenceSimilarity | str | None = parameter(
         None,
         role=TOOL,
-        resolve=lambda assigner, model: resolve_sentence_similarity(model, default_backend=DEFAULT_ENCODER),
+        resolve=lambda assigner, encoder: resolve_encoder(
+            encoder, default_backend=DEFAULT_ENCODER, owner="NuggetAssigner"
+        ),
+        shown=encoder_argument,
     )
     #: A spaCy model name or analyzer (default: the shared one).
     text_analyzer: TextAnalyzer | str | None = parameter(
@@ -126,6 +129,10 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
     #: Worker processes, each on whole topics (default: the cores this process may use, at most 4; the same output).
     processes: int | None = parameter(None, role=PRESENTATION, hidden=True, whole=True, at_least=1)
 
+    def __new__(cls, *positional, **arguments):
+        renamed_keyword(cls.__name__, arguments)  # sentence_model= names the encoder no more
+        return super().__new__(cls)
+
     def __post_init__(self) -> None:
         self.nugget_frame = load_nuggets(self.nuggets)
         model = self.model
@@ -134,7 +141,7 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         # read, checked and matched with the sentence model now, before any work
         self.decision: NuggetModel = resolve_nugget_model(model)
         source = {type(None): "the shipped nugget model", NuggetModel: "the nugget model"}.get(type(model))
-        self.decision.check_embedder(self.sentence_model, source or f"{model}: the nugget model")
+        self.decision.check_encoder(self.encoder, source or f"{model}: the nugget model")
 
     __repr__ = declared_repr
 
@@ -193,7 +200,7 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
                 evidence_of[rows["query"].iloc[0]],
                 [nugget_evidence[part] for nugget in topic_parts for part in nugget],
                 [evidence_of[text] for text in answers],
-                self.sentence_model.embed,
+                self.encoder.embed,
             )
             ends = np.cumsum([len(nugget) for nugget in topic_parts])
             long = [nugget for nugget in by_qid[qid]["nugget"] if nugget in long_nuggets]
@@ -214,7 +221,7 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
     def prepare(self) -> None:
         """Load the spaCy model and build the encoder's model file: before worker processes fork."""
         self.text_analyzer.nlp  # noqa: B018 (loads it)
-        self.sentence_model.prepare()
+        self.encoder.prepare()
 
     def evidence(self, inp: pd.DataFrame) -> tuple[pd.DataFrame, list[PairEvidence | PartsEvidence]]:
         """The (response, nugget) pairs of a response frame (``qid``, ``docno``, ``nugget_id``,
@@ -297,7 +304,7 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         for qid in dict.fromkeys(frame["qid"]):
             held_out = (frame["qid"] == qid).to_numpy()
             model = fit_nugget_model(
-                features[~held_out], truth[~held_out], frame.loc[~held_out, "qid"], embedder=self.decision.embedder
+                features[~held_out], truth[~held_out], frame.loc[~held_out, "qid"], encoder=self.decision.encoder
             )
             positions = np.flatnonzero(held_out)
             parts.append(

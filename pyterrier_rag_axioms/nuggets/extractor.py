@@ -57,10 +57,8 @@ from pyterrier_rag_axioms.frames import response_frame
 from pyterrier_rag_axioms.nuggets.candidates import Candidate, candidates_of, topic_facts
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.processes import map_topics, response_characters
-from pyterrier_rag_axioms.tools.embeddings.similarity import (
-    SentenceSimilarity,
-    resolve_sentence_similarity,
-)
+from pyterrier_rag_axioms.tools.embeddings.naming import encoder_argument, renamed_keyword, resolve_encoder
+from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 
 #: The default encoder: all-MiniLM-L6-v2 distilled to a static model (see
@@ -149,11 +147,16 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     vital_share: float = parameter(0.4, at_least=0, at_most=1)
     #: The most words of a candidate (TREC's form allows 25; people's nuggets have at most 14).
     max_words: int = parameter(14, whole=True, at_least=1)
-    #: A sentence-transformers model name or path, or a shared tool (default: :data:`DEFAULT_ENCODER`).
-    sentence_model: SentenceSimilarity | str | None = parameter(
+    #: The sentence encoder: ``"MODEL"`` (with the backend :data:`DEFAULT_ENCODER`), ``"MODEL:BACKEND"``
+    #: or a :class:`SentenceSimilarity` (default: all-MiniLM-L6-v2 with :data:`DEFAULT_ENCODER`; see
+    #: :mod:`~pyterrier_rag_axioms.tools.embeddings.naming`).
+    encoder: SentenceSimilarity | str | None = parameter(
         None,
         role=TOOL,
-        resolve=lambda extractor, model: resolve_sentence_similarity(model, default_backend=DEFAULT_ENCODER),
+        resolve=lambda extractor, encoder: resolve_encoder(
+            encoder, default_backend=DEFAULT_ENCODER, owner="NuggetExtractor"
+        ),
+        shown=encoder_argument,
     )
     #: A spaCy model name or analyzer (default: the shared one).
     text_analyzer: TextAnalyzer | str | None = parameter(
@@ -166,10 +169,9 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
 
     __repr__ = declared_repr
 
-    @property
-    def encoder(self) -> SentenceSimilarity:
-        """The sentence model in use."""
-        return self.sentence_model
+    def __new__(cls, *positional, **arguments):
+        renamed_keyword(cls.__name__, arguments)  # sentence_model= names the encoder no more
+        return super().__new__(cls)
 
     @property
     def analyzer(self) -> TextAnalyzer:
@@ -210,8 +212,7 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     def prepare(self) -> None:
         """Load spaCy and the sentence model and build the encoder's model file: before worker processes fork."""
         self.analyzer.nlp  # noqa: B018 (loads it)
-        self.encoder.encoder  # noqa: B018
-        self.encoder.prepare()  # an ONNX model file is built and checked here, never in a worker
+        self.encoder.prepare()  # the model loaded, or its model file built and checked, here, never in a worker
 
     def _topics_nuggets(self, responses: pd.DataFrame, topics: list[str], verbose: bool) -> dict[str, pd.DataFrame]:
         """The nuggets of each of ``topics``."""

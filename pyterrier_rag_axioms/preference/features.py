@@ -11,8 +11,9 @@ import numpy as np
 from pyterrier_rag_axioms.axioms import Axiom, FeatureAxiom
 from pyterrier_rag_axioms.declaration import declares, replaced, same
 from pyterrier_rag_axioms.registry import AXIOMS
+from pyterrier_rag_axioms.tools.embeddings.backends import BACKENDS, backend_class
+from pyterrier_rag_axioms.tools.embeddings.naming import parse_encoder
 from pyterrier_rag_axioms.tools.embeddings.similarity import (
-    BACKENDS,
     SentenceSimilarity,
     batch_independent_similarity,
     sentence_similarity,
@@ -20,8 +21,22 @@ from pyterrier_rag_axioms.tools.embeddings.similarity import (
 
 Transform = Literal["signed_log1p", "identity"]
 TRANSFORMS: tuple[str, ...] = get_args(Transform)
-#: The encoders a model may compute its embedding features with (``PreferenceModel.encoder``).
+#: The encoders a model may compute its embedding features with (``PreferenceModel.encoder``): a backend,
+#: given as ``"BACKEND"`` or ``":BACKEND"`` (the features keep their own models).
 ENCODERS: tuple[str, ...] = BACKENDS
+
+
+def model_encoder(model: object, encoder: object) -> str:
+    """The backend a preference model's ``encoder`` argument names (``"static"`` or ``":static"``: ``"static"``);
+    a ``ValueError`` naming the model's class for anything else (a model, or no backend)."""
+    label = type(model).__name__
+    parsed = parse_encoder(encoder, label) if isinstance(encoder, str) else (None, None)
+    if parsed[0] is not None or parsed[1] is None:
+        raise ValueError(
+            f"{label}: encoder must name a backend, one of {', '.join(map(repr, ENCODERS))} (or ':BACKEND'); "
+            f"the features keep their own models; not {encoder!r}"
+        )
+    return parsed[1]
 
 
 def _transformed(values: np.ndarray, transform: str) -> np.ndarray:
@@ -57,20 +72,20 @@ def _resolve_feature(feature: FeatureAxiom | str, where: str) -> FeatureAxiom:
 def encoded_with(axioms: Sequence[FeatureAxiom], encoder: str) -> tuple[FeatureAxiom, ...]:
     """The feature axioms as a model computes them with ``encoder``.
 
-    Each axiom whose declared ``sentence_similarity`` is the shared default encoder of its sentence
+    Each axiom whose declared ``encoder`` is the shared default encoder of its sentence
     model (sentence-transformers with torch, in batches) gets the shared encoder of the same model
     with ``encoder``'s backend instead; for the ONNX backends each text is encoded alone
     (:func:`~pyterrier_rag_axioms.tools.embeddings.similarity.batch_independent_similarity`), so a
     value never depends on which other texts were encoded with it. Other axioms, and encoders a
     user chose for an axiom, stay as they are (``"torch"``: every axiom as it is).
     """
-    if encoder == "torch":
+    if not backend_class(encoder).batch_independent:  # torch: as declared
         return tuple(axioms)
     computed = []
     for axiom in axioms:
-        tool = getattr(axiom, "sentence_similarity", None)
-        if isinstance(tool, SentenceSimilarity) and declares(axiom, "sentence_similarity"):
+        tool = getattr(axiom, "encoder", None)
+        if isinstance(tool, SentenceSimilarity) and declares(axiom, "encoder"):
             if same(tool, sentence_similarity(tool.model)):
-                axiom = replaced(axiom, sentence_similarity=batch_independent_similarity(tool.model, backend=encoder))
+                axiom = replaced(axiom, encoder=batch_independent_similarity(tool.model, backend=encoder))
         computed.append(axiom)
     return tuple(computed)

@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from pyterrier_rag_axioms.declaration import TOOL, declared, saved_arguments
+from pyterrier_rag_axioms.declaration import TOOL, declared, declares, saved_arguments
 from pyterrier_rag_axioms.io import strict_json
 from pyterrier_rag_axioms.io.atomic import atomic_write_text
 from pyterrier_rag_axioms.preference._view import ModelView
 from pyterrier_rag_axioms.preference.features import axiom_classes
+from pyterrier_rag_axioms.tools.embeddings.naming import RENAMED
 
 #: The format tag of saved models.
 FORMAT = "pyterrier-rag-axioms/preference-model"
@@ -120,6 +121,10 @@ def _feature(feature: object, position: int, path: Path, allow_remote: bool) -> 
     parameters = feature.get("parameters", {})
     if not isinstance(parameters, dict):
         raise ValueError(f"{where}: 'parameters' must be an object of argument names and values, not {parameters!r}")
+    if declares(classes[short_name], "encoder"):  # files of earlier versions: the encoder by its old names
+        for old in RENAMED:
+            if old in parameters and "encoder" not in parameters:
+                parameters = {"encoder" if key == old else key: value for key, value in parameters.items()}
     tools = [field.name for field in declared(classes[short_name]) if field.metadata.get("role") == TOOL]
     for name in tools:  # the servers an axiom sends texts to (LanguageTool, TARGER) are tools
         server = parameters.get(name)

@@ -28,11 +28,11 @@ from pyterrier_rag_axioms.declaration import DECISION, PRESENTATION, REQUIRED, p
 from pyterrier_rag_axioms.frames import ResponseTable, is_preference_frame, preference_frame
 from pyterrier_rag_axioms.preference import parameters as resolvers
 from pyterrier_rag_axioms.preference.features import (
-    ENCODERS,
     TRANSFORMS,
     Transform,
     _transformed,
     encoded_with,
+    model_encoder,
 )
 from pyterrier_rag_axioms.preference.fitting import fit_logistic
 from pyterrier_rag_axioms.preference.grounding import grounding_logits
@@ -86,9 +86,10 @@ class PreferenceModel(Axiom):
     #: Abstain (``0.0``) where the probability lies within this distance of 1/2, in [0, 0.5)
     #: (default 0: decide except for exact ties).
     min_confidence: float = parameter(0.0, role=DECISION, resolve=resolvers.min_confidence)
-    #: How the features that use the default sentence encoder encode: ``"torch"`` (in batches), an
-    #: ONNX backend, each text alone, or ``"static"`` (the run judge); see :meth:`computed_axioms`.
-    encoder: str = parameter("torch", choices=ENCODERS)
+    #: How the features that use the default sentence encoder encode, a backend: ``"torch"`` (in
+    #: batches), an ONNX backend, each text alone, or ``"static"`` (the run judge); ``":BACKEND"``
+    #: is the same. See :meth:`computed_axioms`.
+    encoder: str = parameter("torch", check=lambda model, encoder: model_encoder(model, encoder), resolve=model_encoder)
     #: Where the frame carries pyterrier-rag's reference answers (``gold_answer``), the log-odds gain
     #: this weight times the difference of the responses' reference scores
     #: (:mod:`~pyterrier_rag_axioms.preference.reference`); 0 (default) or no such column: no reference.

@@ -68,7 +68,7 @@ def prepare_models(model: ModelView) -> None:
         analyzer = getattr(axiom, "text_analyzer", None)
         if analyzer is not None:
             analyzer.nlp  # noqa: B018 (loads it)
-        similarity = getattr(axiom, "sentence_similarity", None)
+        similarity = getattr(axiom, "encoder", None)
         if hasattr(similarity, "prepare"):  # an ONNX model file is built and checked here, never in a worker
             similarity.prepare()
 

@@ -9,13 +9,15 @@ embeds each distinct string once per process). Any other measure plugs in as a
 
 from __future__ import annotations
 
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from pyterrier_rag_axioms.tools._shared import SharedTool
-from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity, resolve_sentence_similarity
+from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity, resolve_encoder
 
 
 class TermSimilarity(ABC):
@@ -38,34 +40,43 @@ class TermSimilarity(ABC):
 class EmbeddingTermSimilarity(TermSimilarity, SharedTool):
     """Cosine similarity of term embeddings from a sentence-transformers model (each term embedded once)."""
 
-    configuration = ("sentence_similarity",)
+    configuration = ("encoder",)
 
-    def __init__(self, sentence_similarity: SentenceSimilarity | str | None = None):
+    def __init__(self, encoder: SentenceSimilarity | str | None = None, **renamed: Any):
         """
         Args:
-            sentence_similarity: a :class:`SentenceSimilarity` or sentence-transformers model name
-                or path (default: the shared all-MiniLM-L6-v2).
+            encoder: the sentence encoder, ``"MODEL"``, ``"MODEL:BACKEND"`` or a :class:`SentenceSimilarity`
+                (default: the shared all-MiniLM-L6-v2; see :mod:`~pyterrier_rag_axioms.tools.embeddings.naming`).
+                ``sentence_similarity=``, its name before, still works in this release, with a ``DeprecationWarning``.
         """
-        self.sentence_similarity = resolve_sentence_similarity(sentence_similarity)
+        if set(renamed) - {"sentence_similarity"}:
+            unknown = sorted(set(renamed) - {"sentence_similarity"})[0]
+            raise TypeError(f"EmbeddingTermSimilarity has no argument {unknown!r}; its argument: encoder")
+        if renamed:
+            warnings.warn(
+                "EmbeddingTermSimilarity: sentence_similarity= is now called encoder=", DeprecationWarning, stacklevel=2
+            )
+            encoder = renamed["sentence_similarity"] if encoder is None else encoder
+        self.encoder = resolve_encoder(encoder, owner="EmbeddingTermSimilarity")
 
     def prepare(self, terms: Sequence[str], *, verbose: bool = False) -> None:
-        self.sentence_similarity.embed(list(dict.fromkeys(terms)), verbose=verbose)
+        self.encoder.embed(list(dict.fromkeys(terms)), verbose=verbose)
 
     def similarities(self, terms_a: Sequence[str], terms_b: Sequence[str]) -> np.ndarray:
         if len(terms_a) == 0 or len(terms_b) == 0:
             return np.zeros((len(terms_a), len(terms_b)), dtype=float)
-        return np.asarray(self.sentence_similarity.similarities(list(terms_a), list(terms_b)), dtype=float)
+        return np.asarray(self.encoder.similarities(list(terms_a), list(terms_b)), dtype=float)
 
     def average_similarity(self, terms_a: Sequence[str], terms_b: Sequence[str]) -> float:
         if len(terms_a) == 0 or len(terms_b) == 0:
             return float("nan")
         # the mean of all cosines of unit vectors is the dot product of the two centroids
-        centroid_a = self.sentence_similarity.embed(list(terms_a)).mean(axis=0)
-        centroid_b = self.sentence_similarity.embed(list(terms_b)).mean(axis=0)
+        centroid_a = self.encoder.embed(list(terms_a)).mean(axis=0)
+        centroid_b = self.encoder.embed(list(terms_b)).mean(axis=0)
         return float(centroid_a @ centroid_b)
 
     def __repr__(self) -> str:
-        return f"EmbeddingTermSimilarity(sentence_similarity={self.sentence_similarity!r})"
+        return f"EmbeddingTermSimilarity(encoder={self.encoder!r})"
 
 
 class FunctionTermSimilarity(TermSimilarity):
@@ -118,7 +129,7 @@ def resolve_term_similarity(similarity: TermSimilarity | SentenceSimilarity | st
     if isinstance(similarity, TermSimilarity):
         return similarity
     if similarity is None or isinstance(similarity, (SentenceSimilarity, str)):
-        return EmbeddingTermSimilarity.shared(sentence_similarity=similarity)
+        return EmbeddingTermSimilarity.shared(encoder=similarity)
     raise TypeError(
         "term_similarity must be a TermSimilarity, a SentenceSimilarity, a model name or None, "
         f"not {type(similarity).__name__}"

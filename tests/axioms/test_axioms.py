@@ -64,7 +64,7 @@ def test_one_chain_analyses_each_distinct_text_once(sample_responses):
 
     nlp.pipe = counting_pipe
     tools = {"text_analyzer": analyzer}
-    aspect_tools = {**tools, "sentence_similarity": similarity}
+    aspect_tools = {**tools, "encoder": similarity}
     chain = (
         pra.COH1(**tools) >> pra.COH2(**tools) >> pra.COV1(**aspect_tools) >> pra.COV2(**aspect_tools)
         >> pra.COV3(**aspect_tools) >> pra.CONS1(**aspect_tools) >> pra.CONS2(**tools) >> pra.CONS3(**tools)

@@ -390,10 +390,10 @@ def test_one_chain_of_all_21_analyses_each_distinct_text_once(sample_responses):
     distinct = set(sample_responses["response"]) | set(sample_responses["query"])
     assert len(parsed) == len(set(parsed)) == len(distinct)  # each distinct text parsed once; contexts never
     assert len(analyzer) == len(extractor) == len(distinct)
-    embedded = len(similarity.sentence_similarity)
+    embedded = len(similarity.encoder)
     assert embedded == len({term for text in distinct for term in extractor.terms(text)})  # each term embedded once
     again = chain(sample_responses)
-    assert len(parsed) == len(distinct) and len(similarity.sentence_similarity) == embedded
+    assert len(parsed) == len(distinct) and len(similarity.encoder) == embedded
     pd.testing.assert_frame_equal(again, out)
 
 

@@ -157,8 +157,8 @@ MALFORMED_MODELS = {
     "1e400": (text_with().replace("-1.1055033177496172", "1e400"), "out of range"),
     "an unknown field": (text_with(bias=1.0), "unknown field 'bias'"),
     "a missing field": (
-        json.dumps({key: value for key, value in shipped().items() if key != "embedder"}),
-        "field 'embedder' is missing",
+        json.dumps({key: value for key, value in shipped().items() if key != "encoder"}),
+        "field 'encoder' is missing",
     ),
 }
 
@@ -179,19 +179,23 @@ def test_a_malformed_model_is_refused_at_construction_in_one_line_naming_the_fil
 
 def test_a_latin1_model_file_is_refused_naming_file_and_line(inputs, tmp_path, capsys):
     model = tmp_path / "model.json"
-    model.write_bytes(text_with(embedder="all-MiniLM-L6-v2 café").encode("latin-1"))
+    model.write_bytes(text_with(encoder="all-MiniLM-L6-v2 café").encode("latin-1"))
     err = refused(capsys, str(inputs["runs"]), "--nuggets", str(inputs["nuggets"]), "--model", str(model))
     assert f"{model}:" in err and "not UTF-8 text (byte 0xe9" in err, err
 
 
 def test_a_model_fitted_on_other_embeddings_is_refused(inputs, tmp_path, capsys):
     model = tmp_path / "model.json"
-    model.write_text(text_with(embedder="bge-small-en-v1.5"), encoding="utf-8")
+    model.write_text(text_with(encoder="bge-small-en-v1.5"), encoding="utf-8")
     err = refused(capsys, str(inputs["runs"]), "--nuggets", str(inputs["nuggets"]), "--model", str(model))
     assert str(model) in err and "'bge-small-en-v1.5'" in err and "'all-MiniLM-L6-v2'" in err, err
-    # the shipped model with another sentence model
-    err = refused(capsys, str(inputs["runs"]), "--nuggets", str(inputs["nuggets"]), "--sentence-model", "bge-small")
-    assert "the shipped nugget model" in err and "'bge-small'" in err, err
+    # the shipped model with another encoder (--sentence-model: its name before)
+    for option in ("--encoder", "--sentence-model"):
+        err = refused(capsys, str(inputs["runs"]), "--nuggets", str(inputs["nuggets"]), option, "bge-small")
+        assert "the shipped nugget model" in err and "'bge-small'" in err, err
+    # the shipped model (fitted on the transformer's embeddings) with the static model distilled from it
+    err = refused(capsys, str(inputs["runs"]), "--nuggets", str(inputs["nuggets"]), "--encoder", "static")
+    assert "'all-MiniLM-L6-v2:static'" in err and "encoder='all-MiniLM-L6-v2'" in err, err
 
 
 # --- run files ---------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ def test_the_encoder_gives_a_text_the_same_bits_alone_and_in_any_batch():
 
 
 def test_texts_run_at_the_same_time_get_the_bits_they_get_one_after_another():
-    encoder = batch_independent_similarity(backend="onnx-int8").encoder
+    encoder = batch_independent_similarity(backend="onnx-int8").backend_encoder
     texts = [*ANSWERS, *NUGGETS["nugget"], "Paris", "tower"]
     parallel = OnnxSentenceEncoder(encoder.model_path, quantize=True, export_dir=encoder.export_path.parents[1],
                                    threads=3)

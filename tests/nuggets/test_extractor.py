@@ -210,7 +210,7 @@ def test_parameters_are_keyword_only_and_shown():
     with pytest.raises(TypeError):
         NuggetExtractor(0.7)  # type: ignore[misc]
     assert repr(NuggetExtractor(max_nuggets=5)) == "NuggetExtractor(max_nuggets=5)"
-    extractor = NuggetExtractor(similarity=0.8, merge_similarity=0.9, sentence_model="all-MiniLM-L6-v2")
+    extractor = NuggetExtractor(similarity=0.8, merge_similarity=0.9, encoder="all-MiniLM-L6-v2")
     again = eval(repr(extractor))
     assert repr(again) == repr(extractor) and again.encoder is extractor.encoder
     assert replaced(extractor, max_words=12).max_words == 12

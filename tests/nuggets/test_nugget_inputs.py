@@ -89,5 +89,5 @@ def test_fit_refuses_unknown_labels_and_lengths_that_differ():
         fit_nugget_model(features, labels[:7], topics)
     with pytest.raises(ValueError, match=r"8 rows of features, 8 labels and 9 topics"):
         fit_nugget_model(features, labels, [*topics, "c"])
-    model = fit_nugget_model(features, labels, topics, embedder="my-model")
-    assert model.embedder == "my-model" and len(model.weights) == len(FEATURES)
+    model = fit_nugget_model(features, labels, topics, encoder="my-model")
+    assert model.encoder == "my-model" and len(model.weights) == len(FEATURES)

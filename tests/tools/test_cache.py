@@ -64,7 +64,7 @@ def _chain(frame: pd.DataFrame, analyzer: TextAnalyzer, similarity: SentenceSimi
     for name in AXIOM_NAMES:
         cls = rag.RAG_AXIOMS[name]
         if name in {"COV1", "COV2", "COV3", "CONS1"}:
-            axiom = cls(text_analyzer=analyzer, sentence_similarity=similarity)
+            axiom = cls(text_analyzer=analyzer, encoder=similarity)
         else:
             axiom = cls(text_analyzer=analyzer)
         result = axiom(result)
@@ -456,8 +456,8 @@ def test_parallel_workers_share_one_cache(responses, tmp_path):
         # syntax (COH1), embeddings of response sentences (COV3), parsed and embedded context (CONS1)
         return (
             rag.COH1(text_analyzer=analyzer)
-            >> rag.COV3(text_analyzer=analyzer, sentence_similarity=similarity)
-            >> rag.CONS1(text_analyzer=analyzer, sentence_similarity=similarity)
+            >> rag.COV3(text_analyzer=analyzer, encoder=similarity)
+            >> rag.CONS1(text_analyzer=analyzer, encoder=similarity)
         )
 
     def in_parallel(transformer: pt.Transformer) -> pd.DataFrame:

@@ -12,8 +12,8 @@ pytest.importorskip("model2vec", reason="the static encoder is distilled by mode
 
 from conftest import DAMAGES, damage_model_file  # noqa: E402
 
-from pyterrier_rag_axioms.nuggets.model import embedder_name  # noqa: E402
 from pyterrier_rag_axioms.tools import model_files  # noqa: E402
+from pyterrier_rag_axioms.tools.embeddings.naming import encoder_name  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, _default_model_path  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings.static_encoder import StaticSentenceEncoder  # noqa: E402
 from pyterrier_rag_axioms.tools.model_files import ModelFileError, check_file  # noqa: E402
@@ -75,9 +75,9 @@ def test_a_model_that_is_not_a_local_folder_is_one_clear_error(tmp_path):
         StaticSentenceEncoder("sentence-transformers/all-MiniLM-L6-v2", export_dir=tmp_path)
 
 
-def test_the_similarity_backend_keeps_its_files_in_the_cache_and_names_its_embedder(built, tmp_path):
+def test_the_similarity_backend_keeps_its_files_in_the_cache_and_names_its_encoder(built, tmp_path):
     similarity = SentenceSimilarity(backend="static", cache_dir=tmp_path)
     np.testing.assert_array_equal(similarity.embed(TEXTS[:3]), built.expected[:3])
-    assert Path(similarity.encoder.export_path).is_relative_to(tmp_path / "static")
-    assert embedder_name(similarity) == "all-MiniLM-L6-v2 (static)"
-    assert embedder_name(SentenceSimilarity(backend="onnx-int8")) == "all-MiniLM-L6-v2"
+    assert Path(similarity.backend_encoder.export_path).is_relative_to(tmp_path / "static")
+    assert encoder_name(similarity) == encoder_name("all-MiniLM-L6-v2:static") == "all-MiniLM-L6-v2:static"
+    assert encoder_name(SentenceSimilarity(backend="onnx-int8")) == "all-MiniLM-L6-v2"

@@ -70,7 +70,7 @@ class AspectRedundancyCoverageAxiom(AspectAxiom):
                 values.append(np.nan)
                 continue
             # mean over all pairs of <a, a'> equals the squared norm of the mean embedding
-            centroid = self.sentence_similarity.embed(aspects).mean(axis=0)
+            centroid = self.encoder.embed(aspects).mean(axis=0)
             values.append(float(centroid @ centroid))
         return np.array(values, dtype=float)
 
@@ -103,9 +103,9 @@ class AspectSentenceCoverageAxiom(AspectAxiom):
                 values.append(0.0)
                 continue
             if aspects not in centroids:
-                centroids[aspects] = self.sentence_similarity.embed(aspects).mean(axis=0)
+                centroids[aspects] = self.encoder.embed(aspects).mean(axis=0)
             # sum_s mean_a <s, a> = sum_s <s, mean_a a>
-            values.append(float((self.sentence_similarity.embed(response_sentences) @ centroids[aspects]).sum()))
+            values.append(float((self.encoder.embed(response_sentences) @ centroids[aspects]).sum()))
         return np.array(values, dtype=float)
 
 

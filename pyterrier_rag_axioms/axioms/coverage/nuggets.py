@@ -42,13 +42,14 @@ class NuggetCoverageAxiom(FeatureAxiom):
     strict: bool = parameter(False)
     #: The assigner's fitted decision (default: the shipped model).
     model: NuggetModel | str | Path | None = parameter(None, shown=shown_source)
-    #: A sentence-transformers model name or path (default: all-MiniLM-L6-v2).
-    sentence_model: str | None = parameter(None)
+    #: The assigner's sentence encoder, ``"MODEL"`` or ``"MODEL:BACKEND"`` (default: the assigner's,
+    #: all-MiniLM-L6-v2 with ONNX; see :mod:`~pyterrier_rag_axioms.tools.embeddings.naming`).
+    encoder: str | None = parameter(None)
 
     def __post_init__(self) -> None:
         super().__post_init__()
         self.assigner = NuggetAssigner(
-            nuggets=self.nuggets, model=self.model, sentence_model=self.sentence_model, verbose=self.verbose
+            nuggets=self.nuggets, model=self.model, encoder=self.encoder, verbose=self.verbose
         )
 
     def default_name(self) -> str:

@@ -34,7 +34,7 @@ class OnTopicAspectCoverageAxiom(AspectAxiom):
             if not aspects or not response_sentences:
                 values.append(0.0)
                 continue
-            relevance = self.sentence_similarity.embed(response_sentences) @ self.sentence_similarity.embed([query])[0]
+            relevance = self.encoder.embed(response_sentences) @ self.encoder.embed([query])[0]
             # the sentences about the query, most similar first: an aspect's first one is its best
             ranked = [
                 (float(relevance[index]), normalize_aspect(response_sentences[index]))

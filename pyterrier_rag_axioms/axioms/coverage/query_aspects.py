@@ -32,7 +32,7 @@ class QueryAspectCoverageAxiom(AspectAxiom):
             if not response_sentences:
                 values.append(np.nan)
                 continue
-            similarity = self.sentence_similarity.embed(aspects) @ self.sentence_similarity.embed(response_sentences).T
+            similarity = self.encoder.embed(aspects) @ self.encoder.embed(response_sentences).T
             values.append(float(similarity.max(axis=1).mean()))
         return np.array(values, dtype=float)
 

@@ -1,6 +1,6 @@
 """A faster sentence encoder: a sentence-transformers model exported to ONNX and run by onnxruntime.
 
-Opt-in with ``SentenceSimilarity(backend="onnx")`` (the same float32 weights: embeddings agree
+Opt-in with ``encoder="MODEL:onnx"`` (``SentenceSimilarity(backend="onnx")``; the same float32 weights: embeddings agree
 with sentence-transformers' to about 1e-7), ``backend="onnx-int8"`` (weights quantized to 8-bit
 integers by onnxruntime's dynamic quantization, one scale per weight matrix: faster, embeddings
 differ by up to a few percent) or ``backend="onnx-int8-per-channel"`` (one scale per output
@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pyterrier_rag_axioms.tools.embeddings.encoder import SentenceEncoder
 from pyterrier_rag_axioms.tools.embeddings.onnx_build import (
     OnnxExportError,
     ensure_built,
@@ -83,12 +84,21 @@ def check_exportable(model_path: Path) -> None:
 
 
 
-class OnnxSentenceEncoder:
-    """Encodes texts like ``SentenceTransformer.encode`` with an ONNX export of the model.
+class OnnxSentenceEncoder(SentenceEncoder):
+    """Encodes texts like ``SentenceTransformer.encode`` with an ONNX export of the model, each text alone.
 
     Supports models made of a Transformer, mean pooling and (optionally) normalisation, such as
-    all-MiniLM-L6-v2.
+    all-MiniLM-L6-v2. The backends ``"onnx"``, ``"onnx-int8"`` and ``"onnx-int8-per-channel"``
+    (:data:`ONNX_WEIGHTS`).
     """
+
+    modules = ("onnxruntime", "onnx", "tokenizers")
+    install = '"pyterrier-rag-axioms[onnx]"'
+    runtime = (*SentenceEncoder.runtime, "onnxruntime")
+    #: 2 since each text is encoded alone (entries of batched encoding are not read).
+    embedding_version = 2
+    batch_independent = True
+    builds_files = True
 
     def __init__(
         self,
@@ -128,6 +138,12 @@ class OnnxSentenceEncoder:
         self.max_seq_length = int(config.get("max_seq_length") or 512)
         modules = _read_json(self.model_path / "modules.json")
         self.normalize = any(module.get("type", "").endswith("Normalize") for module in modules)
+
+    @classmethod
+    def open(cls, model_path: str, *, device: str | None, cache_dir: Path | None, **options) -> OnnxSentenceEncoder:
+        """The encoder of a local model, its exports in ``cache_dir/onnx`` (else :func:`default_export_dir`);
+        ``options``: ``quantize`` and ``per_channel``. Runs on the CPU whatever ``device``."""
+        return cls(model_path, export_dir=cache_dir / "onnx" if cache_dir else None, **options)
 
     @cached_property
     def session(self):
@@ -176,8 +192,14 @@ class OnnxSentenceEncoder:
         tokenizer.no_padding()  # each text runs alone: nothing to pad
         return tokenizer
 
-    def get_sentence_embedding_dimension(self) -> int:
+    @property
+    def dimension(self) -> int:
+        """Length of the embeddings."""
         return int(self.encode(["dimension"]).shape[1])
+
+    def get_sentence_embedding_dimension(self) -> int:
+        """:attr:`dimension`, by sentence-transformers' name."""
+        return self.dimension
 
     def encode(
         self,

