@@ -212,7 +212,7 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     def prepare(self) -> None:
         """Load spaCy and the sentence model and build the encoder's model file: before worker processes fork."""
         self.analyzer.nlp  # noqa: B018 (loads it)
-        self.encoder.prepare()  # the model loaded, or its model file built and checked, here, never in a worker
+        self.encoder.prepare(load=True)  # the model file built and checked (torch's model loaded) here, not in a worker
 
     def _topics_nuggets(self, responses: pd.DataFrame, topics: list[str], verbose: bool) -> dict[str, pd.DataFrame]:
         """The nuggets of each of ``topics``."""

@@ -98,7 +98,7 @@ def test_cached_run_gives_the_same_preferences_and_a_warm_process_loads_no_model
     analyzer, similarity = TextAnalyzer(cache_dir=cache_dir), SentenceSimilarity(cache_dir=cache_dir)
     warm = _chain(responses, analyzer, similarity)
     pd.testing.assert_frame_equal(warm, uncached)
-    assert "nlp" not in analyzer.__dict__ and "encoder" not in similarity.__dict__
+    assert "nlp" not in analyzer.__dict__ and "backend_encoder" not in similarity.__dict__
 
     # In a new process, through the environment variable and the axioms' default tools.
     report = _warm_run_in_new_process(responses, list(AXIOM_NAMES), cache_dir, tmp_path)
@@ -217,12 +217,12 @@ def test_a_cache_written_for_one_sentence_model_is_never_read_for_another(tmp_pa
 
     other = SentenceSimilarity(str(other_model), cache_dir=cache_dir)
     vectors = other.embed(texts)
-    assert "encoder" in other.__dict__  # encoded: nothing was read from the first model's entries
+    assert "model" in other.backend_encoder.__dict__  # encoded: nothing was read from the first model's entries
     np.testing.assert_allclose(vectors, expected, atol=1e-5)
 
     reread = SentenceSimilarity(cache_dir=cache_dir)
     np.testing.assert_array_equal(reread.embed(texts), expected)
-    assert "encoder" not in reread.__dict__
+    assert "backend_encoder" not in reread.__dict__  # nothing loaded
 
 
 def test_backends_do_not_share_entries(tmp_path):
@@ -231,7 +231,7 @@ def test_backends_do_not_share_entries(tmp_path):
     reference = SentenceSimilarity(cache_dir=tmp_path).embed(texts)
     onnx = SentenceSimilarity(backend="onnx", cache_dir=tmp_path)
     vectors = onnx.embed(texts)
-    assert "encoder" in onnx.__dict__
+    assert "session" in onnx.backend_encoder.__dict__  # encoded
     np.testing.assert_allclose(vectors, reference, atol=1e-5)
     quantized = SentenceSimilarity(backend="onnx-int8", cache_dir=tmp_path).embed(texts)
     assert np.all((quantized * reference).sum(axis=1) > 0.9)
@@ -497,7 +497,7 @@ def test_parallel_workers_share_one_cache(responses, tmp_path):
     analyzer, similarity = TextAnalyzer(cache_dir=cache_dir), SentenceSimilarity(cache_dir=cache_dir)
     reread = pipeline(analyzer, similarity)(responses)
     pd.testing.assert_frame_equal(canonical(reread), serial, check_exact=True)
-    assert "nlp" not in analyzer.__dict__ and "encoder" not in similarity.__dict__
+    assert "nlp" not in analyzer.__dict__ and "backend_encoder" not in similarity.__dict__
 
 
 def _entries(writer: str, count: int = 500) -> list[tuple[bytes, str, bytes]]:

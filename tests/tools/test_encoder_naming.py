@@ -150,3 +150,18 @@ def test_a_missing_backend_package_is_one_clear_error(monkeypatch):
         r"installed; pip install \"pyterrier-rag-axioms\[models\]\"",
     ):
         resolve_encoder("all-MiniLM-L6-v2:static")
+
+
+def test_the_torch_backend_hands_the_whole_list_to_sentence_transformers():
+    similarity = SentenceSimilarity(backend="torch", batch_size=4, cache_dir=False)
+    model = similarity.backend_encoder.model
+    calls = []
+    encode = model.encode
+    model.encode = lambda texts, **options: calls.append(len(texts)) or encode(texts, **options)
+    try:
+        texts = [f"Sentence number {i} is {'long ' * i}here." for i in range(10)]
+        vectors = similarity.embed(texts)
+    finally:
+        del model.encode
+    assert calls == [10]  # one call: sentence-transformers sorts by length and batches them (on a GPU too)
+    assert vectors.shape == (10, similarity.dimension)

@@ -144,6 +144,6 @@ def test_processes_that_start_together_build_once_and_alike(built, tmp_path):
 
 def test_cached_embeddings_are_keyed_on_the_file_that_computed_them(copied, built, tmp_path):
     similarity = SentenceSimilarity(backend="onnx-int8", cache_dir=tmp_path / "cache")
-    similarity.__dict__["encoder"] = copied
+    similarity.__dict__["backend_encoder"] = copied
     _, _, description = similarity._store()
     assert description["export"] == file_sha256(copied.export_path) == built.prepare()

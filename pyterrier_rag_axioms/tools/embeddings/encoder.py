@@ -77,11 +77,15 @@ class SentenceEncoder(ABC):
     def dimension(self) -> int:
         """Length of the embeddings."""
 
-    @abstractmethod
     def prepare(self) -> str | None:
         """Build the model file the backend runs where it is missing or damaged, check it, and return its
-        SHA-256; a backend that builds no file (:attr:`builds_files`) loads its model and returns ``None``.
-        Call it before worker processes fork, so that none of them builds or loads."""
+        SHA-256 (``None``: a backend that builds no file, :attr:`builds_files`). Call it before worker
+        processes fork, so that none of them builds."""
+        return None
+
+    def load(self) -> None:  # noqa: B027 (optional hook)
+        """Load the model into memory where loading is slow (torch), so that worker processes forked
+        after share it; nothing by default."""
 
     def limited(self, one_thread: bool) -> contextlib.AbstractContextManager:
         """A context in which :meth:`encode` runs on one intra-op thread where ``one_thread`` (the same bits)."""

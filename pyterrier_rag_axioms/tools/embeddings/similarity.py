@@ -125,10 +125,13 @@ class SentenceSimilarity(SharedTool):
             self.backend, self.model_path, device=self.device, cache_dir=model_cache.resolve_cache_dir(self.cache_dir)
         )
 
-    def prepare(self) -> None:
-        """Build the backend's model file where it is missing or damaged, and check it, or load the
-        torch model: call it before worker processes fork, so that none of them builds or loads."""
+    def prepare(self, *, load: bool = False) -> None:
+        """Build the backend's model file where it is missing or damaged, and check it (nothing for
+        torch); with ``load``, also load a model that loads slowly (torch's). Call it before worker
+        processes fork, so that none of them builds (or loads)."""
         self.backend_encoder.prepare()
+        if load:
+            self.backend_encoder.load()
 
     def _store(self) -> tuple[model_cache.ModelWorkCache, bytes, dict] | None:
         """The cache, namespace and namespace description in use, or ``None`` without a cache."""

@@ -62,8 +62,8 @@ class TorchSentenceEncoder(SentenceEncoder):
         )
         return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
 
-    def prepare(self) -> None:
-        """Load the model (nothing to build): before worker processes fork, so that they share it."""
+    def load(self) -> None:
+        """Load the model: before worker processes fork, so that they share it."""
         self.model  # noqa: B018 (loads it)
 
     @property
