@@ -267,7 +267,7 @@ def measure_bare(frame: pd.DataFrame, spacy_model: str, sentence_model: str) -> 
     from pyterrier_rag_axioms.tools.text import TextAnalysis, text_analyzer
 
     nlp = text_analyzer(spacy_model).nlp
-    encoder = sentence_similarity(sentence_model).backend_encoder
+    encoder = sentence_similarity(sentence_model).backend_encoder.model  # the SentenceTransformer itself
     batch_size = 64
     list(nlp.pipe(["A cat is an animal [0]. It purrs.", "What is a cat?"], batch_size=batch_size))
     encoder.encode(["a cat", "It purrs."], batch_size=batch_size, normalize_embeddings=True)

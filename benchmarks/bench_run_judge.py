@@ -71,8 +71,8 @@ def profile(encoder: str | None, topics: int | None, runs: int | None) -> dict:
 
     stages = Stages()
     TextAnalyzer.nlp.func = stages.wrap("loading spaCy", TextAnalyzer.nlp.func)
-    encoder = SentenceSimilarity.backend_encoder
-    encoder.func = stages.wrap("loading the encoder", encoder.func)
+    loading = SentenceSimilarity.backend_encoder
+    loading.func = stages.wrap("loading the encoder", loading.func)
     def texts(self, texts, **_) -> int:
         return len(texts)
 
