@@ -229,8 +229,9 @@ def same_number(value: float, others: tuple[float, ...]) -> bool:
     return any(math.isclose(value, other, rel_tol=1e-9, abs_tol=1e-9) for other in others)
 
 
-#: A nugget with more words than this is long: the support model decides it, and its spans are those of its
-#: atomic facts (TREC 2024 RAG's nuggets have at most 10 words; passage extracts used as nuggets, 31 at the median).
+#: A nugget with more words than this and several atomic facts is long: the support model decides it, and its
+#: spans are those of its facts (TREC 2024 RAG's nuggets have at most 10 words; passage extracts used as
+#: nuggets, 31 at the median).
 LONG_NUGGET_WORDS = 12
 
 

@@ -30,7 +30,7 @@ from pyterrier_rag_axioms.declaration import (
 )
 from pyterrier_rag_axioms.frames import response_frame
 from pyterrier_rag_axioms.judgments import load_nugget_assignments
-from pyterrier_rag_axioms.nuggets._evidence import TextEvidence, is_long_nugget, nugget_parts, text_evidence
+from pyterrier_rag_axioms.nuggets._evidence import TextEvidence, nugget_parts, text_evidence
 from pyterrier_rag_axioms.nuggets._features import FEATURES, PairEvidence, PartsEvidence, topic_features
 from pyterrier_rag_axioms.nuggets.files import EMPTY_TOPICS, load_nuggets
 from pyterrier_rag_axioms.nuggets.model import NuggetModel, fit_nugget_model, resolve_nugget_model
@@ -75,7 +75,7 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
     entity of the nugget that the answer lacks ("1969" does not support "1968"; "two" is 2 and
     "1,000" is 1000) makes it ``not_support``.
 
-    A long nugget (more words than ``LONG_NUGGET_WORDS``, 12, such as a passage extract) is decided
+    A long nugget (more words than ``LONG_NUGGET_WORDS``, 12, and several atomic facts: a passage extract) is decided
     by the support model (:class:`~pyterrier_rag_axioms.support.SupportModel`): its confidence is the
     probability that the answer supports the whole nugget, its assignment that probability against the
     model's fitted ``nugget_thresholds``. Numbers and entities count softly there, as the share missing.
@@ -181,7 +181,7 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
             dict.fromkeys(text for qid in topics for text in by_qid[qid]["nugget"])
         )
         parts = nugget_parts(nugget_analyses, self.text_analyzer)
-        long_nuggets = {analysis.text for analysis in nugget_analyses if is_long_nugget(analysis)}
+        long_nuggets = {text for text, facts in parts.items() if len(facts) > 1}  # passage extracts
         part_texts = dict.fromkeys(part for found in parts.values() for part in found)
         nugget_evidence: dict[str, TextEvidence] = {
             analysis.text: text_evidence(analysis) for analysis in self.text_analyzer.analyse(part_texts)
