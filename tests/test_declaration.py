@@ -118,8 +118,12 @@ def test_the_declaration_builds_the_constructor():
         Members()
     with pytest.raises(TypeError, match="^Example: missing a required argument: 'source'$"):
         Example()
-    with pytest.raises(TypeError, match="^Example: got an unexpected keyword argument 'limits'$"):
+    with pytest.raises(TypeError, match="^Example has no argument 'limits'; its arguments: source, unit, limit, "):
         Example("a", limits=2)
+    with pytest.raises(TypeError, match="^Example: too many positional arguments$"):
+        Example("a", "b")
+    with pytest.raises(TypeError, match=r"^COV1 takes keyword arguments only, e.g. COV1\(margin_fraction=\.\.\.\)"):
+        rag.COV1(0.1)
     with pytest.raises(TypeError, match="takes its constructor from its declaration"):
 
         @parameters

@@ -12,6 +12,7 @@ from pyterrier_rag_axioms.declaration import TOOL, keyed_parameters
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.cache import derived_key
 from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity, encoder_argument, resolve_encoder
+from pyterrier_rag_axioms.tools.embeddings.naming import RENAMED
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
 
 
@@ -42,14 +43,12 @@ class EmbeddingFeatureAxiom(AnalyzedFeatureAxiom):
     #: :class:`SentenceSimilarity` (default: the shared all-MiniLM-L6-v2 with torch, in batches; see
     #: :mod:`~pyterrier_rag_axioms.tools.embeddings.naming`).
     encoder: SentenceSimilarity | str | None = parameter(
-        None, role=TOOL, resolve=resolve_tool(resolve_encoder), shown=encoder_argument
+        None, role=TOOL, resolve=resolve_tool(resolve_encoder), shown=encoder_argument, formerly=RENAMED
     )
 
     def embed_distinct(self, groups: Iterable[Iterable[str]]) -> None:
         """Encode the distinct texts of ``groups`` in one batch, so that later look-ups find them encoded."""
-        self.encoder.embed(
-            list(dict.fromkeys(text for group in groups for text in group)), verbose=self.verbose
-        )
+        self.encoder.embed(list(dict.fromkeys(text for group in groups for text in group)), verbose=self.verbose)
 
 
 class TextFeatureAxiom(AnalyzedFeatureAxiom):
@@ -66,4 +65,3 @@ class TextFeatureAxiom(AnalyzedFeatureAxiom):
 
     def _float_text_value(self, analysis: TextAnalysis) -> float:
         return float(self.text_value(analysis))
-

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, TypeVar
@@ -16,6 +15,7 @@ from pyterrier_rag_axioms.declaration import (
     DECISION,
     PRESENTATION,
     declared_repr,
+    label_of,
     parameter,
     parameters,
     same_parameters,
@@ -34,7 +34,6 @@ from pyterrier_rag_axioms.frames import (
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.registry import register_axiom
 from pyterrier_rag_axioms.tools.cache import flush_caches
-from pyterrier_rag_axioms.tools.embeddings.naming import renamed_keyword
 
 T = TypeVar("T")
 
@@ -78,29 +77,10 @@ def _margin(axiom: Axiom, margin_fraction: float | None) -> float:
     return axiom.default_margin_fraction if margin_fraction is None else float(margin_fraction)
 
 
-def _check_keyword_arguments(cls: type, positional: tuple, arguments: dict[str, Any]) -> None:
-    """Constructor arguments that ``cls`` does not take, reported under its short name (or class name)."""
-    label = getattr(cls, "short_name", None) or cls.__name__
-    accepted = list(inspect.signature(cls.__init__).parameters.values())[1:]
-    required = {declared.name for declared in accepted if declared.default is inspect.Parameter.empty}
-    if any(declared.kind is inspect.Parameter.VAR_KEYWORD for declared in accepted):
-        return
-    names = [declared.name for declared in accepted if declared.kind is not inspect.Parameter.VAR_POSITIONAL]
-    names.sort(key=lambda name: name not in required)  # the required ones first
-    takes_positional = any(declared.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                             inspect.Parameter.VAR_POSITIONAL) for declared in accepted)
-    example = names[0]
-    if positional and not takes_positional:
-        raise TypeError(
-            f"{label} takes keyword arguments only, e.g. {label}({example}=...), "
-            f"but got {len(positional)} positional argument{'s' if len(positional) > 1 else ''}: "
-            f"{', '.join(map(repr, positional))}"
-        )
-    unknown = [name for name in arguments if name not in names]
-    if unknown and "encoder" in names:  # sentence_similarity= names the encoder no more
-        renamed_keyword(label, {name: arguments[name] for name in unknown})
-    if unknown:
-        raise TypeError(f"{label} has no argument {unknown[0]!r}; its arguments: {', '.join(names)}")
+def _check_name(axiom: Axiom, name: str | None) -> None:
+    """A given column name must be a non-empty string and no column of the frames (the error names the axiom)."""
+    if name is not None:
+        check_column_name(name, label_of(axiom))
 
 
 @parameters
@@ -129,7 +109,10 @@ class Axiom(PreferenceOperators, QueryParallel, pt.Transformer, ABC):
     margin_fraction: float | None = parameter(None, role=DECISION, at_least=0, resolve=_margin, always_shown=True)
     #: Name of the preference column (default: the axiom's short name).
     name: str | None = parameter(
-        None, role=PRESENTATION, resolve=lambda axiom, name: axiom.default_name() if name is None else name
+        None,
+        role=PRESENTATION,
+        check=_check_name,
+        resolve=lambda axiom, name: axiom.default_name() if name is None else name,
     )
     #: Show progress of long work.
     verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
@@ -140,15 +123,6 @@ class Axiom(PreferenceOperators, QueryParallel, pt.Transformer, ABC):
         super().__init_subclass__(**kwargs)
         if "short_name" in cls.__dict__ and cls.__module__.startswith(_AXIOM_MODULES):
             register_axiom(cls, cls.registry_group)
-
-    def __new__(cls, *positional: Any, **arguments: Any) -> Axiom:
-        # The constructor comes from the class that declares the parameters, so Python's own
-        # errors would name that class (``Axiom.__init__() takes 1 positional argument``).
-        if positional or arguments:
-            _check_keyword_arguments(cls, positional, arguments)
-        if arguments.get("name") is not None:  # also for subclasses with their own constructor (PreferenceModel)
-            check_column_name(arguments["name"], getattr(cls, "short_name", None) or cls.__name__)
-        return super().__new__(cls)
 
     def __post_init__(self) -> None:
         """Derived state, after the declared constructor checked and resolved the parameters (subclasses extend it)."""

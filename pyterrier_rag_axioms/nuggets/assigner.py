@@ -37,7 +37,7 @@ from pyterrier_rag_axioms.nuggets.model import NuggetModel, fit_nugget_model, re
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.processes import map_topics, response_characters
 from pyterrier_rag_axioms.support import SupportModel, resolve_support_model
-from pyterrier_rag_axioms.tools.embeddings.naming import encoder_argument, renamed_keyword, resolve_encoder
+from pyterrier_rag_axioms.tools.embeddings.naming import RENAMED, encoder_argument, resolve_encoder
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 
@@ -114,6 +114,7 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
             encoder, default_backend=DEFAULT_ENCODER, owner="NuggetAssigner"
         ),
         shown=encoder_argument,
+        formerly=RENAMED,
     )
     #: A spaCy model name or analyzer (default: the shared one).
     text_analyzer: TextAnalyzer | str | None = parameter(
@@ -128,10 +129,6 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
     verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
     #: Worker processes, each on whole topics (default: the cores this process may use, at most 4; the same output).
     processes: int | None = parameter(None, role=PRESENTATION, hidden=True, whole=True, at_least=1)
-
-    def __new__(cls, *positional, **arguments):
-        renamed_keyword(cls.__name__, arguments)  # sentence_model= names the encoder no more
-        return super().__new__(cls)
 
     def __post_init__(self) -> None:
         self.nugget_frame = load_nuggets(self.nuggets)
@@ -205,9 +202,11 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
             ends = np.cumsum([len(nugget) for nugget in topic_parts])
             long = [nugget for nugget in by_qid[qid]["nugget"] if nugget in long_nuggets]
             support = iter(
-                self.support_model.probabilities([nugget for _ in answers for nugget in long],
-                                                 [text for text in answers for _ in long])
-                if long else ()
+                self.support_model.probabilities(
+                    [nugget for _ in answers for nugget in long], [text for text in answers for _ in long]
+                )
+                if long
+                else ()
             )
             for text, pairs in zip(answers, found):
                 pairs_of[(qid, text)] = [

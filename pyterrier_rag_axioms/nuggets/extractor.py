@@ -57,7 +57,7 @@ from pyterrier_rag_axioms.frames import response_frame
 from pyterrier_rag_axioms.nuggets.candidates import Candidate, candidates_of, topic_facts
 from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.processes import map_topics, response_characters
-from pyterrier_rag_axioms.tools.embeddings.naming import encoder_argument, renamed_keyword, resolve_encoder
+from pyterrier_rag_axioms.tools.embeddings.naming import RENAMED, encoder_argument, resolve_encoder
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 
@@ -157,6 +157,7 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
             encoder, default_backend=DEFAULT_ENCODER, owner="NuggetExtractor"
         ),
         shown=encoder_argument,
+        formerly=RENAMED,
     )
     #: A spaCy model name or analyzer (default: the shared one).
     text_analyzer: TextAnalyzer | str | None = parameter(
@@ -168,10 +169,6 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
     processes: int | None = parameter(None, role=PRESENTATION, hidden=True, whole=True, at_least=1)
 
     __repr__ = declared_repr
-
-    def __new__(cls, *positional, **arguments):
-        renamed_keyword(cls.__name__, arguments)  # sentence_model= names the encoder no more
-        return super().__new__(cls)
 
     @property
     def analyzer(self) -> TextAnalyzer:

@@ -14,6 +14,7 @@ from pyterrier_rag_axioms.declaration import shown_source
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.judgments import NUGGET_SCORE_TYPES, NuggetScoreType, nugget_scores
 from pyterrier_rag_axioms.nuggets import NuggetAssigner, NuggetModel
+from pyterrier_rag_axioms.tools.embeddings.naming import RENAMED
 
 
 @parameters
@@ -44,7 +45,7 @@ class NuggetCoverageAxiom(FeatureAxiom):
     model: NuggetModel | str | Path | None = parameter(None, shown=shown_source)
     #: The assigner's sentence encoder, ``"MODEL"`` or ``"MODEL:BACKEND"`` (default: the assigner's,
     #: all-MiniLM-L6-v2 with ONNX; see :mod:`~pyterrier_rag_axioms.tools.embeddings.naming`).
-    encoder: str | None = parameter(None)
+    encoder: str | None = parameter(None, formerly=RENAMED)
 
     def __post_init__(self) -> None:
         super().__post_init__()
