@@ -9,23 +9,42 @@ process's shared instance of that configuration.
 from __future__ import annotations
 
 import inspect
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
+
+from pyterrier_rag_axioms.declaration import configuration_of, declared_repr, is_declared
 
 T = TypeVar("T", bound="SharedTool")
 
 _instances: dict[tuple[Any, ...], SharedTool] = {}
 
 
+class _Configuration:
+    """The ``configuration`` of a tool class: its declared parameters but the hidden ones (computed once per class)."""
+
+    def __init__(self) -> None:
+        self._of: dict[type, tuple[str, ...]] = {}
+
+    def __get__(self, instance: object, owner: type) -> tuple[str, ...]:
+        if owner not in self._of:
+            self._of[owner] = configuration_of(owner)
+        return self._of[owner]
+
+
 class SharedTool:
     """Base of the tools shared per configuration.
 
-    A subclass names in :attr:`configuration` the constructor arguments (keywords, stored under
-    their own names, hashable once stored) that make a configuration; its constructor must be
-    cheap (loading happens on first use).
+    A subclass declares its constructor parameters (:func:`~pyterrier_rag_axioms.declaration.parameters`,
+    checks included); those not ``hidden`` make its configuration (stored values hashable), in
+    order, and its ``repr`` is the declared one (the first parameter is declared ``always_shown``).
+    Its constructor must be cheap (loading happens on first use; caches start in ``__post_init__``).
+
+    A subclass not declared yet names :attr:`configuration` itself (keywords of its own ``__init__``,
+    stored under their own names) and gets a ``repr`` of the first of them and the others that differ
+    from their defaults.
     """
 
-    #: The constructor arguments that make a configuration.
-    configuration: ClassVar[tuple[str, ...]] = ()
+    #: The constructor arguments that make a configuration (derived from the declaration).
+    configuration = _Configuration()
 
     @classmethod
     def shared(cls: type[T], **arguments: Any) -> T:
@@ -38,11 +57,12 @@ class SharedTool:
         return tuple(getattr(self, name) for name in self.configuration)
 
     def __repr__(self) -> str:
-        """``Tool(first=..., other=...)``: the first configuration argument always, the others where
-        they differ from their defaults, so that two configurations never look alike."""
-        defaults = {
-            name: parameter.default for name, parameter in inspect.signature(type(self)).parameters.items()
-        }
+        """The declared ``repr`` (see :func:`~pyterrier_rag_axioms.declaration.declared_repr`); for a tool
+        not declared yet, ``Tool(first=..., other=...)``: the first configuration argument always, the
+        others where they differ from their defaults, so that two configurations never look alike."""
+        if is_declared(type(self)):
+            return declared_repr(self)
+        defaults = {name: parameter.default for name, parameter in inspect.signature(type(self)).parameters.items()}
         shown = [
             f"{name}={value!r}"
             for position, (name, value) in enumerate(zip(self.configuration, self.configuration_key()))

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Literal
 
 import pyterrier as pt
 
+from pyterrier_rag_axioms.declaration import parameter, parameters
 from pyterrier_rag_axioms.tools._shared import SharedTool
 from pyterrier_rag_axioms.tools.cache import derived_key
 from pyterrier_rag_axioms.tools.text import TextAnalysis
@@ -46,17 +47,42 @@ ArgumentKind = Literal["claim", "premise"]
 PREMISE_MARKERS: tuple[tuple[str, ...], ...] = tuple(
     tuple(marker.split())
     for marker in (
-        "because", "since", "due to", "owing to", "given that", "as a result of", "for example",
-        "for instance", "according to", "as shown by", "as evidenced by", "the reason is",
+        "because",
+        "since",
+        "due to",
+        "owing to",
+        "given that",
+        "as a result of",
+        "for example",
+        "for instance",
+        "according to",
+        "as shown by",
+        "as evidenced by",
+        "the reason is",
     )
 )
 #: Discourse markers and modal phrases that mark a claim (a conclusion or stance), lower-cased.
 CLAIM_MARKERS: tuple[tuple[str, ...], ...] = tuple(
     tuple(marker.split())
     for marker in (
-        "therefore", "thus", "hence", "consequently", "as a result", "in conclusion", "it follows that",
-        "should", "must", "ought to", "i think", "i believe", "we believe", "in my opinion", "i argue",
-        "we argue", "clearly", "it is clear that",
+        "therefore",
+        "thus",
+        "hence",
+        "consequently",
+        "as a result",
+        "in conclusion",
+        "it follows that",
+        "should",
+        "must",
+        "ought to",
+        "i think",
+        "i believe",
+        "we believe",
+        "in my opinion",
+        "i argue",
+        "we argue",
+        "clearly",
+        "it is clear that",
     )
 )
 
@@ -78,10 +104,11 @@ class TargerUnavailableError(RuntimeError):
     """No TARGER server answers at the given URL, or it answers with an HTTP error."""
 
 
+@parameters
 class ArgumentTagger(SharedTool, ABC):
     """Finds the argument units of texts; each distinct text is tagged once."""
 
-    def __init__(self) -> None:
+    def __post_init__(self) -> None:
         self._cache: dict[str, tuple[ArgumentUnit, ...]] = {}
 
     @abstractmethod
@@ -98,9 +125,11 @@ class ArgumentTagger(SharedTool, ABC):
         :meth:`value_key` names them, kept with each analysis (so each analyzer has its own)."""
         key = self.value_key()
         distinct = {analysis.text: analysis for analysis in analyses}
-        missing = list(distinct.values()) if key is not None else [
-            analysis for text, analysis in distinct.items() if text not in self._cache
-        ]
+        missing = (
+            list(distinct.values())
+            if key is not None
+            else [analysis for text, analysis in distinct.items() if text not in self._cache]
+        )
         if missing:
             iterator = pt.tqdm(missing, desc=type(self).__name__, unit="text") if verbose else missing
             for analysis in iterator:
@@ -192,9 +221,6 @@ class DiscourseMarkerTagger(ArgumentTagger):
         """Units follow from the parse alone, so they are kept with the analysis, also in a persistent cache."""
         return derived_key(type(self), {})
 
-    def __repr__(self) -> str:
-        return "DiscourseMarkerTagger()"
-
 
 def _label_kind(label: str) -> tuple[ArgumentKind | None, bool]:
     """The kind of a TARGER label and whether it begins a unit: ``"C-B"`` -> ``("claim", True)``."""
@@ -208,6 +234,7 @@ def _label_kind(label: str) -> tuple[ArgumentKind | None, bool]:
     return kinds[kind], position == "B"
 
 
+@parameters
 class TargerTagger(ArgumentTagger):
     """Argument units from a TARGER server over its HTTP API.
 
@@ -226,29 +253,14 @@ class TargerTagger(ArgumentTagger):
     """
 
     name = "targer"
-    configuration = ("url", "model", "min_probability", "timeout")
-
-    def __init__(
-        self,
-        url: str = DEFAULT_TARGER_URL,
-        *,
-        model: str = DEFAULT_TARGER_MODEL,
-        min_probability: float = 0.5,
-        timeout: float = 60.0,
-    ):
-
-        """
-        Args:
-            url: base URL of the TARGER API (default: the public service).
-            model: the tagging endpoint, e.g. ``"tag-ibm-fasttext"`` or ``"tag-combined-essays"``.
-            min_probability: tokens whose label is less likely than this count as outside units.
-            timeout: seconds to wait for an answer.
-        """
-        super().__init__()
-        self.url = url
-        self.model = model
-        self.min_probability = min_probability
-        self.timeout = timeout
+    #: Base URL of the TARGER API (default: the public service).
+    url: str = parameter(DEFAULT_TARGER_URL, positional=True, always_shown=True)
+    #: The tagging endpoint, e.g. ``"tag-ibm-fasttext"`` or ``"tag-combined-essays"``.
+    model: str = parameter(DEFAULT_TARGER_MODEL, always_shown=True)
+    #: Tokens whose label is less likely than this count as outside units.
+    min_probability: float = parameter(0.5, at_least=0, at_most=1, in_repr=False)
+    #: Seconds to wait for an answer.
+    timeout: float = parameter(60.0, in_repr=False)
 
     @property
     def endpoint(self) -> str:
@@ -331,9 +343,6 @@ class TargerTagger(ArgumentTagger):
         if not text.strip():
             return ()
         return self.parse(text, self.request(text))
-
-    def __repr__(self) -> str:
-        return f"TargerTagger(url={self.url!r}, model={self.model!r})"
 
 
 def discourse_marker_tagger() -> DiscourseMarkerTagger:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from rouge_score_rs import rouge_scorer
 
+from pyterrier_rag_axioms.declaration import parameter, parameters
 from pyterrier_rag_axioms.tools._shared import SharedTool
 
 
@@ -14,6 +15,7 @@ def rouge_lsum_text(sentences: Sequence[str]) -> str:
     return "\n".join(" ".join(sentence.split()) for sentence in sentences)
 
 
+@parameters
 class RougeLsum(SharedTool):
     """ROUGE-Lsum F-measure of predictions against a target, computed by ``rouge-score-rs``.
 
@@ -21,15 +23,12 @@ class RougeLsum(SharedTool):
     Inputs are texts with one sentence per line (see :func:`rouge_lsum_text`).
     """
 
-    configuration = ("use_stemmer",)
+    #: Whether words are reduced to their Porter stems first (default: no stemming).
+    use_stemmer: bool = parameter(False, always_shown=True)
 
-    def __init__(self, *, use_stemmer: bool = False):
-        self.use_stemmer = use_stemmer
-        self._scorer = rouge_scorer.RougeScorer(["rougeLsum"], use_stemmer=use_stemmer, split_summaries=False)
+    def __post_init__(self) -> None:
+        self._scorer = rouge_scorer.RougeScorer(["rougeLsum"], use_stemmer=self.use_stemmer, split_summaries=False)
 
     def fmeasure(self, target: str, prediction: str) -> float:
         """ROUGE-Lsum F-measure of ``prediction`` against ``target``."""
         return float(self._scorer.score(target, prediction)["rougeLsum"].fmeasure)
-
-    def __repr__(self) -> str:
-        return f"RougeLsum(use_stemmer={self.use_stemmer!r})"

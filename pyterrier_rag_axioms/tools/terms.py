@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Literal, get_args
 
 import numpy as np
 
+from pyterrier_rag_axioms.declaration import parameter, parameters
 from pyterrier_rag_axioms.tools._shared import SharedTool
 from pyterrier_rag_axioms.tools.cache import derived_key
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
@@ -82,6 +83,20 @@ class TermProfile:
         return f"TermProfile(terms={self.terms!r})"
 
 
+def _check_stop_words(extractor: TermExtractor, stop_words: bool | Collection[str]) -> None:
+    if not isinstance(stop_words, bool) and isinstance(stop_words, str):
+        raise TypeError("TermExtractor: stop_words must be True, False or a collection of words, not a string")
+
+
+def _stop_words(extractor: TermExtractor, stop_words: bool | Collection[str]) -> bool | frozenset[str]:
+    return stop_words if isinstance(stop_words, bool) else frozenset(word.lower() for word in stop_words)
+
+
+def _shown_stop_words(stop_words: bool | frozenset[str]) -> bool | list[str]:
+    return stop_words if isinstance(stop_words, bool) else sorted(stop_words)
+
+
+@parameters
 class TermExtractor(SharedTool):
     """Turns texts into :class:`TermProfile` records, one per distinct text, from cached spaCy parses.
 
@@ -90,32 +105,19 @@ class TermExtractor(SharedTool):
     :func:`term_extractor` for the instance shared by all axioms for an analyzer and stemmer.
     """
 
-    configuration = ("text_analyzer", "stemmer", "stop_words")
+    #: A :class:`TextAnalyzer` or spaCy model name (default: the shared analyzer).
+    text_analyzer: TextAnalyzer | str | None = parameter(
+        None, positional=True, always_shown=True, resolve=lambda extractor, analyzer: resolve_text_analyzer(analyzer)
+    )
+    #: ``"lemma"`` (lower-cased spaCy lemmas) or ``"porter"`` (Porter stems, from ``snowballstemmer``).
+    stemmer: Stemmer = parameter("lemma", choices=STEMMERS, always_shown=True)
+    #: ``True`` drops spaCy's stop words, ``False`` keeps all words, or a collection of lower-cased words to
+    #: drop instead (stored as a frozenset, shown sorted).
+    stop_words: bool | Collection[str] = parameter(
+        True, always_shown=True, check=_check_stop_words, resolve=_stop_words, shown=_shown_stop_words
+    )
 
-    def __init__(
-        self,
-        text_analyzer: TextAnalyzer | str | None = None,
-        *,
-        stemmer: Stemmer = "lemma",
-        stop_words: bool | Collection[str] = True,
-    ):
-        """
-        Args:
-            text_analyzer: a :class:`TextAnalyzer` or spaCy model name (default: the shared analyzer).
-            stemmer: ``"lemma"`` (lower-cased spaCy lemmas) or ``"porter"`` (Porter stems, from
-                ``snowballstemmer``).
-            stop_words: ``True`` drops spaCy's stop words, ``False`` keeps all words, or a
-                collection of lower-cased words to drop instead.
-        """
-        if stemmer not in STEMMERS:
-            raise ValueError(f"TermExtractor: stemmer must be one of {STEMMERS}, not {stemmer!r}")
-        if not isinstance(stop_words, bool) and isinstance(stop_words, str):
-            raise TypeError("TermExtractor: stop_words must be True, False or a collection of words, not a string")
-        self.text_analyzer = resolve_text_analyzer(text_analyzer)
-        self.stemmer = stemmer
-        self.stop_words: bool | frozenset[str] = (
-            stop_words if isinstance(stop_words, bool) else frozenset(word.lower() for word in stop_words)
-        )
+    def __post_init__(self) -> None:
         self._cache: dict[str, TermProfile] = {}
 
     def _is_stop_word(self, token: Token) -> bool:
@@ -185,12 +187,6 @@ class TermExtractor(SharedTool):
     def __len__(self) -> int:
         return len(self._cache)
 
-    def __repr__(self) -> str:
-        stop_words = self.stop_words if isinstance(self.stop_words, bool) else sorted(self.stop_words)
-        return (
-            f"TermExtractor(text_analyzer={self.text_analyzer!r}, stemmer={self.stemmer!r}, stop_words={stop_words!r})"
-        )
-
 
 def term_extractor(text_analyzer: TextAnalyzer | str | None = None, stemmer: Stemmer = "lemma") -> TermExtractor:
     """The process-wide :class:`TermExtractor` for an analyzer (default: the shared one) and stemmer."""
@@ -204,7 +200,8 @@ def resolve_term_extractor(
     stemmer: Stemmer = "lemma",
     owner: object = None,
 ) -> TermExtractor:
-    """A term extractor: the given one, else the shared one for ``text_analyzer`` and ``stemmer``."""
+    """A term extractor: the given one, else the shared one for ``text_analyzer`` and ``stemmer`` (checked by
+    :class:`TermExtractor`'s declaration, or first by that of the ``owner`` that passes them on)."""
     if extractor is not None:
         if text_analyzer is not None or stemmer != "lemma":
             raise ValueError(
@@ -213,6 +210,4 @@ def resolve_term_extractor(
         if not isinstance(extractor, TermExtractor):
             raise TypeError(f"{owner or 'resolve_term_extractor'}: term_extractor must be a TermExtractor")
         return extractor
-    if stemmer not in STEMMERS:
-        raise ValueError(f"{owner or 'resolve_term_extractor'}: stemmer must be one of {STEMMERS}, not {stemmer!r}")
     return term_extractor(text_analyzer, stemmer)

@@ -36,7 +36,14 @@ from pyterrier_rag_axioms.declaration import TOOL
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity
 from pyterrier_rag_axioms.tools.term_similarity import TermSimilarity, resolve_term_similarity
-from pyterrier_rag_axioms.tools.terms import Stemmer, TermExtractor, TermProfile, resolve_term_extractor, term_extractor
+from pyterrier_rag_axioms.tools.terms import (
+    STEMMERS,
+    Stemmer,
+    TermExtractor,
+    TermProfile,
+    resolve_term_extractor,
+    term_extractor,
+)
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 
 #: Lengths (in terms) within this fraction of each other satisfy the length precondition.
@@ -87,7 +94,7 @@ class GenerativeRetrievalAxiom(Axiom):
     #: A :class:`TextAnalyzer` or spaCy model name (default: the shared analyzer).
     text_analyzer: TextAnalyzer | str | None = parameter(None, role=TOOL, keyed=False, shown=_unless_shared_analyzer)
     #: ``"lemma"`` (default) or ``"porter"``.
-    stemmer: Stemmer = parameter("lemma")
+    stemmer: Stemmer = parameter("lemma", choices=STEMMERS)
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 import numpy as np
 import pyterrier as pt
 
+from pyterrier_rag_axioms.declaration import parameter, parameters
 from pyterrier_rag_axioms.tools._shared import SharedTool
 
 #: The LanguageTool rule category that counts as grammar errors.
@@ -39,6 +40,12 @@ class LanguageToolUnavailableError(LanguageToolError):
     """No LanguageTool server answers at the URL (connection failed, or no answer within the timeout)."""
 
 
+def _check_timeout(checker: GrammarChecker, timeout: float) -> None:
+    if not timeout > 0:
+        raise ValueError(f"GrammarChecker: timeout must be > 0 seconds, not {timeout!r}")
+
+
+@parameters
 class GrammarChecker(SharedTool):
     """Share of characters inside LanguageTool grammar errors, one check per distinct text.
 
@@ -46,21 +53,19 @@ class GrammarChecker(SharedTool):
     timeout.
     """
 
-    configuration = ("remote_server", "language", "timeout")
+    #: URL of a LanguageTool server, e.g. ``http://127.0.0.1:8081`` (default: ``$RAG_AXIOMS_LANGUAGETOOL_URL``,
+    #: else ``http://127.0.0.1:8081``); stored without a trailing slash.
+    remote_server: str | None = parameter(
+        None, positional=True, always_shown=True, resolve=lambda checker, url: (url or _default_url()).rstrip("/")
+    )
+    #: The language code LanguageTool checks against.
+    language: str = parameter("en-US", always_shown=True)
+    #: Seconds one request may take (default 10).
+    timeout: float = parameter(
+        DEFAULT_TIMEOUT, always_shown=True, check=_check_timeout, resolve=lambda checker, timeout: float(timeout)
+    )
 
-    def __init__(self, remote_server: str | None = None, *, language: str = "en-US", timeout: float = DEFAULT_TIMEOUT):
-        """
-        Args:
-            remote_server: URL of a LanguageTool server, e.g. ``http://127.0.0.1:8081`` (default:
-                ``$RAG_AXIOMS_LANGUAGETOOL_URL``, else ``http://127.0.0.1:8081``).
-            language: the language code LanguageTool checks against.
-            timeout: seconds one request may take (default 10).
-        """
-        if not timeout > 0:
-            raise ValueError(f"GrammarChecker: timeout must be > 0 seconds, not {timeout!r}")
-        self.remote_server = (remote_server or _default_url()).rstrip("/")
-        self.language = language
-        self.timeout = float(timeout)
+    def __post_init__(self) -> None:
         self._cache: dict[str, float] = {}
         self._session = None
 
@@ -145,10 +150,6 @@ class GrammarChecker(SharedTool):
         texts = list(texts)
         iterator = pt.tqdm(texts, desc="LanguageTool", unit="text") if verbose else texts
         return np.array([self.error_share(text) for text in iterator], dtype=float)
-
-    def __repr__(self) -> str:
-        parameters = f"remote_server={self.remote_server!r}, language={self.language!r}, timeout={self.timeout!r}"
-        return f"GrammarChecker({parameters})"
 
 
 def grammar_checker(

