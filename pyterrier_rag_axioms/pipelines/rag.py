@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms.declaration import PRESENTATION, REQUIRED, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.frames import normalize_context
 from pyterrier_rag_axioms.parallel import QueryParallel
 
@@ -105,6 +106,32 @@ class _ContextTracker:
         return given or (prompt_context,)
 
 
+def _check_generators(owner: MultiGenerator, generators: object) -> None:
+    """A non-empty mapping from system names to transformers, or one transformer."""
+    if isinstance(generators, Mapping):
+        if not generators:
+            raise ValueError("MultiGenerator: needs at least one generator")
+        for name, generator in generators.items():
+            if not isinstance(name, str) or not name:
+                raise TypeError(f"MultiGenerator: system names must be non-empty strings, not {name!r}")
+            if not isinstance(generator, pt.Transformer):
+                raise TypeError(
+                    f"MultiGenerator: the generator of {name!r} must be a pt.Transformer, "
+                    f"not {type(generator).__name__}"
+                )
+    elif not isinstance(generators, pt.Transformer):
+        raise TypeError(
+            "MultiGenerator: generators must be a mapping from system name to pt.Transformer or one "
+            f"pt.Transformer, not {type(generators).__name__}"
+        )
+
+
+def _shown_generators(generators: Mapping[str, pt.Transformer] | pt.Transformer) -> object:
+    """How the generators show in ``repr``: a mapping as a dict, one generator as itself."""
+    return dict(generators) if isinstance(generators, Mapping) else generators
+
+
+@parameters
 class MultiGenerator(QueryParallel, pt.Transformer):
     """Run one or several generators on the same input: one row per answer, each with its context.
 
@@ -127,31 +154,15 @@ class MultiGenerator(QueryParallel, pt.Transformer):
     (e.g. ``prompt``). Rows are grouped by qid in input order, then by system, then by answer.
     """
 
-    def __init__(self, generators: Mapping[str, pt.Transformer] | pt.Transformer, *, verbose: bool = False):
-        """
-        Args:
-            generators: a mapping from system name to generator (any transformer or pipeline
-                that returns answers in ``qanswer`` or ``response``), or a single generator.
-            verbose: show progress over the systems.
-        """
-        if isinstance(generators, Mapping):
-            if not generators:
-                raise ValueError("MultiGenerator: needs at least one generator")
-            for name, generator in generators.items():
-                if not isinstance(name, str) or not name:
-                    raise TypeError(f"MultiGenerator: system names must be non-empty strings, not {name!r}")
-                if not isinstance(generator, pt.Transformer):
-                    raise TypeError(
-                        f"MultiGenerator: the generator of {name!r} must be a pt.Transformer, "
-                        f"not {type(generator).__name__}"
-                    )
-        elif not isinstance(generators, pt.Transformer):
-            raise TypeError(
-                "MultiGenerator: generators must be a mapping from system name to pt.Transformer or one "
-                f"pt.Transformer, not {type(generators).__name__}"
-            )
-        self.generators = generators
-        self.verbose = verbose
+    #: A mapping from system name to generator (any transformer or pipeline that returns answers in
+    #: ``qanswer`` or ``response``), or a single generator.
+    generators: Mapping[str, pt.Transformer] | pt.Transformer = parameter(
+        REQUIRED, positional=True, check=_check_generators, shown=_shown_generators
+    )
+    #: Show progress over the systems.
+    verbose: bool = parameter(False, role=PRESENTATION, hidden=True)
+
+    __repr__ = declared_repr
 
     def _systems(self) -> list[tuple[str | None, pt.Transformer]]:
         if isinstance(self.generators, Mapping):
@@ -213,19 +224,24 @@ class MultiGenerator(QueryParallel, pt.Transformer):
             "a cache) is one stage: wrap its parts instead, or retrieve before the MultiGenerator"
         )
         for cases, what in (
-            ([qid for qid, context in zip(qids, contexts) if context is None],
-             "no passages came through to the answers of the {system} for {count} (e.g. qid {example!r}), so "
-             "axioms that read the context give no preference there. " + follow),
-            ([qid for qid in qids if qid in whole_prompt],
-             "the context of the answers of the {system} for {count} (e.g. qid {example!r}) is the prompt's "
-             "context string as one passage, since it holds none of the retrieved passages whole (cut to a "
-             "length, or rewritten) or none came through, so a citation [k] cannot name a passage"),
+            (
+                [qid for qid, context in zip(qids, contexts) if context is None],
+                "no passages came through to the answers of the {system} for {count} (e.g. qid {example!r}), so "
+                "axioms that read the context give no preference there. " + follow,
+            ),
+            (
+                [qid for qid in qids if qid in whole_prompt],
+                "the context of the answers of the {system} for {count} (e.g. qid {example!r}) is the prompt's "
+                "context string as one passage, since it holds none of the retrieved passages whole (cut to a "
+                "length, or rewritten) or none came through, so a citation [k] cannot name a passage",
+            ),
         ):
             queries = list(dict.fromkeys(cases))
             if queries:
                 count = f"{len(queries)} quer{'y' if len(queries) == 1 else 'ies'}"
-                warnings.warn(f"{self}: " + what.format(system=system, count=count, example=queries[0]),
-                              stacklevel=6)  # past _run, the list of systems, transform and __call__
+                warnings.warn(
+                    f"{self}: " + what.format(system=system, count=count, example=queries[0]), stacklevel=6
+                )  # past _run, the list of systems, transform and __call__
 
     def subtransformers(self) -> dict[str, pt.Transformer]:
         """The generators, by system name (``"generator"`` for a single one): for ``pt.inspect``."""
@@ -251,16 +267,15 @@ class MultiGenerator(QueryParallel, pt.Transformer):
         position = frame["qid"].map(order).fillna(len(order))
         return frame.iloc[np.argsort(position.to_numpy(), kind="stable")].reset_index(drop=True)
 
-    def __repr__(self) -> str:
-        generators = dict(self.generators) if isinstance(self.generators, Mapping) else self.generators
-        return f"MultiGenerator({generators!r})"
-
 
 def _original_query_column(frame: pd.DataFrame) -> str | None:
     """The column of the user's own query: ``query_<n>`` with the largest n (where rewriting stages
     pushed the query aside, PyTerrier's convention), else ``query``."""
-    pushed = [(int(column[6:]), column) for column in frame.columns
-              if isinstance(column, str) and column.startswith("query_") and column[6:].isdigit()]
+    pushed = [
+        (int(column[6:]), column)
+        for column in frame.columns
+        if isinstance(column, str) and column.startswith("query_") and column[6:].isdigit()
+    ]
     if pushed:
         return max(pushed)[1]
     return "query" if "query" in frame.columns else None
@@ -278,6 +293,21 @@ def _queries(inp: pd.DataFrame, output: pd.DataFrame) -> dict[str, str]:
     return queries
 
 
+def _check_samples(reader: SamplingReader, num_responses: int) -> None:
+    """Several responses per prompt need a backend that gives them."""
+    if num_responses > 1 and not getattr(reader.backend, "supports_num_responses", False):
+        raise ValueError(f"SamplingReader: {reader.backend!r} cannot return several responses per prompt")
+
+
+def _reader_prompt(reader: SamplingReader, prompt: object) -> object:
+    """The prompt transformer pyterrier-rag's ``Reader`` makes of ``prompt`` (``None``: its default)."""
+    from pyterrier_rag.readers import Reader
+
+    given = {} if prompt is None else {"prompt": prompt}
+    return Reader(reader.backend, output_field=reader.output_field, **given).prompt
+
+
+@parameters
 class SamplingReader(QueryParallel, pt.Transformer):
     """pyterrier-rag's reader with ``num_responses`` answers per query (best-of-n sampling).
 
@@ -287,42 +317,26 @@ class SamplingReader(QueryParallel, pt.Transformer):
     qanswer``. pyterrier-rag's ``Reader`` itself returns one answer per query.
     """
 
-    def __init__(
-        self,
-        backend: object,
-        *,
-        num_responses: int = 4,
-        prompt: object = None,
-        output_field: str = "qanswer",
-        max_new_tokens: int | None = None,
-    ):
-        """
-        Args:
-            backend: a ``pyterrier_rag.backend.Backend`` that supports several responses per
-                prompt (``OpenAIBackend``, ``VLLMBackend``, ...).
-            num_responses: answers per query.
-            prompt: a ``PromptTransformer`` or instruction template (default: the ``Reader``'s).
-            output_field: the answer column.
-            max_new_tokens: overrides the backend's ``max_new_tokens``.
-        """
-        from pyterrier_rag.readers import Reader
+    #: A ``pyterrier_rag.backend.Backend`` that supports several responses per prompt (``OpenAIBackend``,
+    #: ``VLLMBackend``, ...).
+    backend: object = parameter(REQUIRED, positional=True)
+    #: Answers per query.
+    num_responses: int = parameter(4, whole=True, at_least=1, always_shown=True, check=_check_samples)
+    #: A ``PromptTransformer`` or instruction template (default: the ``Reader``'s); stored as the prompt
+    #: transformer the ``Reader`` makes of it.
+    prompt: object = parameter(None, in_repr=False, resolve=_reader_prompt)
+    #: The answer column.
+    output_field: str = parameter("qanswer", in_repr=False)
+    #: Overrides the backend's ``max_new_tokens``.
+    max_new_tokens: int | None = parameter(None, in_repr=False)
 
-        if int(num_responses) < 1:
-            raise ValueError(f"SamplingReader: num_responses must be >= 1, not {num_responses!r}")
-        if int(num_responses) > 1 and not getattr(backend, "supports_num_responses", False):
-            raise ValueError(f"SamplingReader: {backend!r} cannot return several responses per prompt")
-        reader = Reader(backend, output_field=output_field) if prompt is None else Reader(
-            backend, prompt=prompt, output_field=output_field
-        )
-        self.backend = backend
-        self.num_responses = int(num_responses)
-        self.prompt = reader.prompt
-        self.output_field = output_field
-        self.max_new_tokens = max_new_tokens
-        make = backend.logprobs_generator if self.prompt.expects_logprobs else backend.text_generator
+    def __post_init__(self) -> None:
+        make = self.backend.logprobs_generator if self.prompt.expects_logprobs else self.backend.text_generator
         self.generator = make(
-            output_field=output_field, num_responses=self.num_responses, max_new_tokens=max_new_tokens
+            output_field=self.output_field, num_responses=self.num_responses, max_new_tokens=self.max_new_tokens
         )
+
+    __repr__ = declared_repr
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """``num_responses`` answers per query of ``inp`` (the columns the prompt reads)."""
@@ -333,6 +347,3 @@ class SamplingReader(QueryParallel, pt.Transformer):
         answers = self.prompt.answer_extraction(outputs)
         outputs[self.output_field] = answers[self.output_field].to_numpy()
         return outputs
-
-    def __repr__(self) -> str:
-        return f"SamplingReader({self.backend!r}, num_responses={self.num_responses!r})"

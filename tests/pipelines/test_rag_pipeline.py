@@ -234,7 +234,7 @@ def test_empty_input_and_bad_generators(backend):
     no_answers = MultiGenerator({"echo": pt.apply.generic(lambda t: t)})
     with pytest.raises(ValueError, match=r"the generator 'echo' returned no answers"):
         no_answers(pd.DataFrame({"qid": ["1"], "query": ["q"]}))
-    with pytest.raises(ValueError, match="SamplingReader: num_responses must be >= 1"):
+    with pytest.raises(ValueError, match="^SamplingReader: num_responses must be a whole number >= 1, not 0$"):
         SamplingReader(backend, num_responses=0)
 
 
