@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 import pyterrier as pt
 
+from pyterrier_rag_axioms.declaration import check_arguments, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.judgments._records import records
 from pyterrier_rag_axioms.judgments.crowdrag import load_crowdrag_judgments
 from pyterrier_rag_axioms.judgments.public_data import DATA_VARIABLE, public_file
@@ -23,7 +24,6 @@ from pyterrier_rag_axioms.judgments.trec_rag import (
     DEFAULT_QRELS_SCALE,
     NUGGET_SCORE_TYPES,
     NuggetScoreType,
-    _check_score_type,
     load_nugget_assignments,
     load_topics,
     nugget_qrels,
@@ -41,6 +41,11 @@ def _first_match(folder: Path, pattern: str) -> Path | None:
     return matches[0] if matches else None
 
 
+def _as_path(dataset: object, path: str | Path | None) -> Path | None:
+    return None if path is None else Path(path)
+
+
+@parameters
 class TrecRag2024Dataset(pt.datasets.Dataset):
     """The nugget-judged responses of the TREC 2024 RAG track as a PyTerrier dataset.
 
@@ -58,22 +63,19 @@ class TrecRag2024Dataset(pt.datasets.Dataset):
     downloaded once, checked against its SHA-256 and cached in PyTerrier's data folder.
     """
 
-    def __init__(
-        self,
-        nuggets_path: str | Path | None = None,
-        topics_path: str | Path | None = None,
-        *,
-        score_type: NuggetScoreType = "all",
-        strict: bool = False,
-        scale: int = DEFAULT_QRELS_SCALE,
-    ):
-        _check_score_type(score_type)
-        self.nuggets_path = None if nuggets_path is None else Path(nuggets_path)
-        self._public = nuggets_path is None  # the public files, unless paths were given
-        self.topics_path = None if topics_path is None else Path(topics_path)
-        self.score_type = score_type
-        self.strict = strict
-        self.scale = scale
+    #: The nugget assignments file (default: see above).
+    nuggets_path: str | Path | None = parameter(None, positional=True, always_shown=True, resolve=_as_path)
+    #: The topics file (default: the data folder's, else the public one where all topics are asked for).
+    topics_path: str | Path | None = parameter(None, positional=True, always_shown=True, resolve=_as_path)
+    #: The nugget score of the qrels: ``"all"``, ``"vital"`` or ``"weighted"``.
+    score_type: NuggetScoreType = parameter("all", choices=NUGGET_SCORE_TYPES, in_repr=False)
+    #: Count partial support as 0 instead of 0.5 in the qrels.
+    strict: bool = parameter(False, in_repr=False)
+    #: The qrels' scale: a nugget score of 1 is this label (see :func:`nugget_qrels`).
+    scale: int = parameter(DEFAULT_QRELS_SCALE, in_repr=False)
+
+    def __post_init__(self) -> None:
+        self._public = self.nuggets_path is None  # the public files, unless paths were given
         self._assignments: pd.DataFrame | None = None
 
     def _configure(self, **kwargs: Any) -> None:
@@ -87,7 +89,7 @@ class TrecRag2024Dataset(pt.datasets.Dataset):
                 setattr(self, key, Path(kwargs[key]))
                 self._public = self._public and key != "nuggets_path"
         if "score_type" in kwargs:
-            _check_score_type(kwargs["score_type"])
+            check_arguments(self, score_type=kwargs["score_type"])
             self.score_type = kwargs["score_type"]
         self.strict = bool(kwargs.get("strict", self.strict))
         self.scale = int(kwargs.get("scale", self.scale))
@@ -169,8 +171,7 @@ class TrecRag2024Dataset(pt.datasets.Dataset):
             "corpus_iter": True,
         }.get(component)
 
-    def __repr__(self) -> str:
-        return f"TrecRag2024Dataset(nuggets_path={self.nuggets_path!r}, topics_path={self.topics_path!r})"
+    __repr__ = declared_repr
 
 
 def trec_rag_2024_dataset(
@@ -185,6 +186,7 @@ def trec_rag_2024_dataset(
     return TrecRag2024Dataset(nuggets_path, topics_path, score_type=score_type, strict=strict, scale=scale)
 
 
+@parameters
 class CrowdRag25Dataset(pt.datasets.Dataset):
     """CrowdRAG-25's pairwise utility judgments and retrieved passages as a PyTerrier dataset.
 
@@ -199,9 +201,10 @@ class CrowdRag25Dataset(pt.datasets.Dataset):
     from the public files, downloaded once, checked and cached in PyTerrier's data folder.
     """
 
-    def __init__(self, ratings_path: str | Path | None = None, retrieval_path: str | Path | None = None):
-        self.ratings_path = None if ratings_path is None else Path(ratings_path)
-        self.retrieval_path = None if retrieval_path is None else Path(retrieval_path)
+    #: The ratings file (default: see above).
+    ratings_path: str | Path | None = parameter(None, positional=True, always_shown=True, resolve=_as_path)
+    #: The retrieval file, the passages of each topic (default: see above).
+    retrieval_path: str | Path | None = parameter(None, positional=True, always_shown=True, resolve=_as_path)
 
     def _configure(self, **kwargs: Any) -> None:
         """Set paths given to ``pt.get_dataset(name, **kwargs)``."""
@@ -261,8 +264,7 @@ class CrowdRag25Dataset(pt.datasets.Dataset):
     def _describe_component(self, component: str) -> bool | list[str] | None:
         return {"topics": [None, "all"], "results": True}.get(component)
 
-    def __repr__(self) -> str:
-        return f"CrowdRag25Dataset(ratings_path={self.ratings_path!r}, retrieval_path={self.retrieval_path!r})"
+    __repr__ = declared_repr
 
 
 class RagAxiomsDatasetProvider(pt.datasets.DatasetProvider):

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pyterrier as pt
 
+from pyterrier_rag_axioms.declaration import TOOL, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.support.features import (
     FEATURES,
     aligned_recall,
@@ -107,6 +108,16 @@ def term_vectors() -> SentenceSimilarity:
     return batch_independent_similarity(backend="static")
 
 
+def _model_path(model: SupportModel, path: str | Path | None) -> Path:
+    return Path(path) if path is not None else MODEL_PATH
+
+
+def _check_model_file(model: SupportModel, path: str | Path | None) -> None:
+    if not _model_path(model, path).is_file():
+        raise FileNotFoundError(f"SupportModel: no model file at {_model_path(model, path)}")
+
+
+@parameters
 class SupportModel:
     """Does this evidence support this statement? A calibrated probability per (statement, evidence) pair.
 
@@ -116,16 +127,12 @@ class SupportModel:
     consecutive sentences of one passage.
     """
 
-    def __init__(self, *, path: str | Path | None = None, text_analyzer: TextAnalyzer | str | None = None):
-        """
-        Args:
-            path: a model file written by ``benchmarks/fit_support_model.py`` (default: the shipped one).
-            text_analyzer: the spaCy analyzer (default: the shared one).
-        """
-        self.path = Path(path) if path is not None else MODEL_PATH
-        self.text_analyzer = resolve_text_analyzer(text_analyzer)
-        if not self.path.is_file():
-            raise FileNotFoundError(f"SupportModel: no model file at {self.path}")
+    #: A model file written by ``benchmarks/fit_support_model.py`` (default: the shipped one); shown as its text.
+    path: str | Path | None = parameter(None, check=_check_model_file, resolve=_model_path, shown=str)
+    #: The spaCy analyzer (default: the shared one).
+    text_analyzer: TextAnalyzer | str | None = parameter(
+        None, role=TOOL, in_repr=False, resolve=lambda model, analyzer: resolve_text_analyzer(analyzer)
+    )
 
     @classmethod
     def default(cls) -> SupportModel:
@@ -211,8 +218,7 @@ class SupportModel:
         """Pickled as its file and analyzer (the fitted values are read again where it is unpickled)."""
         return _rebuilt, (None if self.path == MODEL_PATH else str(self.path), self.text_analyzer)
 
-    def __repr__(self) -> str:
-        return "SupportModel()" if self.path == MODEL_PATH else f"SupportModel(path={str(self.path)!r})"
+    __repr__ = declared_repr
 
 
 def _rebuilt(path: str | None, text_analyzer: TextAnalyzer) -> SupportModel:

@@ -34,6 +34,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from pyterrier_rag_axioms.declaration import declared_repr, parameter, parameters
 from pyterrier_rag_axioms.io.atomic import atomic_write_text
 from pyterrier_rag_axioms.tools.grammar._process import describe, listeners, port_is_free, stop_with_parent, terminate
 
@@ -125,7 +126,9 @@ def answers(url: str, *, timeout: float = 2.0) -> bool:
 
     try:
         response = requests.post(
-            url.rstrip("/") + "/v2/check", data={"language": "en-US", "text": "It works."}, timeout=timeout,
+            url.rstrip("/") + "/v2/check",
+            data={"language": "en-US", "text": "It works."},
+            timeout=timeout,
             allow_redirects=False,
         )
         return response.status_code == 200 and "matches" in response.json()
@@ -133,6 +136,11 @@ def answers(url: str, *, timeout: float = 2.0) -> bool:
         return False
 
 
+def _home(server: LocalLanguageTool, home: Path | str | None) -> Path:
+    return languagetool_home() if home is None else Path(home)
+
+
+@parameters
 class LocalLanguageTool:
     """LanguageTool's HTTP server as a child process on 127.0.0.1; a context manager giving its URL.
 
@@ -141,33 +149,20 @@ class LocalLanguageTool:
     the server also stops on errors.
     """
 
-    def __init__(
-        self,
-        *,
-        port: int = 0,
-        home: Path | str | None = None,
-        memory: str = DEFAULT_MEMORY,
-        startup_timeout: float = 300.0,
-        log_path: Path | str | None = None,
-        detach: bool = False,
-    ):
-        """
-        Args:
-            port: TCP port on 127.0.0.1 (0: a free one).
-            home: folder with ``lib/`` (default: :func:`languagetool_home`).
-            memory: Java heap limit (``-Xmx``).
-            startup_timeout: seconds to wait for the first answer of ``/v2/check``.
-            log_path: file for the server's output (default: a new file ``home/server-PORT-*.log``,
-                removed by :meth:`stop`; a server that fails to start shows its last lines in the error).
-            detach: keep the server running after this process ends (for ``start``); otherwise
-                it is stopped when this process dies.
-        """
-        self.port = port
-        self.home = languagetool_home() if home is None else Path(home)
-        self.memory = memory
-        self.startup_timeout = startup_timeout
-        self.log_path = log_path
-        self.detach = detach
+    #: TCP port on 127.0.0.1 (0: a free one, chosen by :meth:`start`).
+    port: int = parameter(0, always_shown=True)
+    #: Folder with ``lib/`` (default: :func:`languagetool_home`).
+    home: Path | str | None = parameter(None, always_shown=True, resolve=_home, shown=str)
+    #: Java heap limit (``-Xmx``).
+    memory: str = parameter(DEFAULT_MEMORY, always_shown=True)
+    #: Seconds to wait for the first answer of ``/v2/check``.
+    startup_timeout: float = parameter(300.0, in_repr=False)
+    #: File for the server's output (default: a new ``home/server-PORT-*.log``, removed by :meth:`stop`).
+    log_path: Path | str | None = parameter(None, in_repr=False)
+    #: Keep the server running after this process ends (for ``start``); else it stops when this process dies.
+    detach: bool = parameter(False, in_repr=False)
+
+    def __post_init__(self) -> None:
         self.process: subprocess.Popen | None = None
         self._log: Path | None = None
 
@@ -255,8 +250,7 @@ class LocalLanguageTool:
     def __exit__(self, *exc_info) -> None:
         self.stop()
 
-    def __repr__(self) -> str:
-        return f"LocalLanguageTool(port={self.port!r}, home={str(self.home)!r}, memory={self.memory!r})"
+    __repr__ = declared_repr
 
 
 def _is_server(pid: int) -> bool:
@@ -306,8 +300,10 @@ def _start(args: argparse.Namespace) -> int:
     assert server.process is not None
     state = {"pid": server.process.pid, "url": url, "port": server.port, "log": str(server.log_file)}
     atomic_write_text(state_path, json.dumps(state) + "\n")
-    print(f"LanguageTool server running at {url} (pid {server.process.pid}); stop it with "
-          "`python -m pyterrier_rag_axioms.languagetool stop`")
+    print(
+        f"LanguageTool server running at {url} (pid {server.process.pid}); stop it with "
+        "`python -m pyterrier_rag_axioms.languagetool stop`"
+    )
     return 0
 
 
@@ -331,8 +327,10 @@ def _status(args: argparse.Namespace) -> int:
     state_path = _state_path(languagetool_home())
     if state_path.is_file():
         state = _read_state(state_path)
-        print(f"started by `start`: pid {state['pid']} at {state['url']} "
-              f"({'running' if _is_server(state['pid']) else 'not running'})")
+        print(
+            f"started by `start`: pid {state['pid']} at {state['url']} "
+            f"({'running' if _is_server(state['pid']) else 'not running'})"
+        )
     if answers(url, timeout=5.0):
         print(f"A LanguageTool server answers at {url}.")
         return 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, Protocol
 
+from pyterrier_rag_axioms.declaration import declared_repr, parameter, parameters
+
 
 class AspectSource(Protocol):
     """What an aspect extraction reads of an analysed text (a
@@ -33,6 +35,7 @@ class AspectExtraction(Protocol):
     def __call__(self, analysis: AspectSource) -> tuple[str, ...]: ...
 
 
+@parameters
 class NounChunkAspects:
     """Aspects are the distinct noun chunks of a text (lower-cased).
 
@@ -42,21 +45,19 @@ class NounChunkAspects:
     ir-axioms).
     """
 
-    def __init__(self, *, pronouns: bool = False):
-        """
-        Args:
-            pronouns: keep noun chunks headed by a pronoun as aspects.
-        """
-        self.pronouns = pronouns
-        self.name = "noun_chunks_with_pronouns" if pronouns else "noun_chunks"
+    #: Keep noun chunks headed by a pronoun as aspects.
+    pronouns: bool = parameter(False)
+
+    def __post_init__(self) -> None:
+        self.name = "noun_chunks_with_pronouns" if self.pronouns else "noun_chunks"
 
     def __call__(self, analysis: AspectSource) -> tuple[str, ...]:
         return analysis.noun_chunks_with_pronouns if self.pronouns else analysis.noun_chunks
 
-    def __repr__(self) -> str:
-        return "NounChunkAspects(pronouns=True)" if self.pronouns else "NounChunkAspects()"
+    __repr__ = declared_repr
 
 
+@parameters
 class EntityAspects:
     """Aspects are the distinct named entities of a text (lower-cased), as in the ICTIR 2025 paper."""
 
@@ -65,8 +66,7 @@ class EntityAspects:
     def __call__(self, analysis: AspectSource) -> tuple[str, ...]:
         return analysis.entities
 
-    def __repr__(self) -> str:
-        return "EntityAspects()"
+    __repr__ = declared_repr
 
 
 AspectName = Literal["noun_chunks", "noun_chunks_with_pronouns", "entities"]
