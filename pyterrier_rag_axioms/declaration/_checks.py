@@ -32,7 +32,10 @@ def describe_bounds(field: dataclasses.Field) -> str:
 def within_bounds(field: dataclasses.Field, value: Any) -> bool:
     """Whether ``value`` is a number (a whole one where declared) within the bounds of ``field``."""
     least, most, whole = field.metadata["bounds"]
-    number = not isinstance(value, bool) and isinstance(value, numbers.Integral if whole else numbers.Real)
+    if type(value) is int or (type(value) is float and not whole):  # the common case, without ABC checks
+        number = True
+    else:
+        number = not isinstance(value, bool) and isinstance(value, numbers.Integral if whole else numbers.Real)
     return number and (least is None or value >= least) and (most is None or value <= most)
 
 
@@ -60,9 +63,11 @@ def resolve_parameters(owner: Any) -> None:
     """Check every argument (choices, bounds, ``check``), then replace each by its resolved value (see
     :func:`~pyterrier_rag_axioms.declaration.parameter`), so a resolver may read any checked argument.
     The declared constructor calls it."""
-    for field in declared(owner):
-        _check_argument(owner, field, getattr(owner, field.name), label_of(owner))
-    for field in declared(owner):
+    fields = declared(owner)
+    label = label_of(owner)
+    for field in fields:
+        _check_argument(owner, field, getattr(owner, field.name), label)
+    for field in fields:
         resolve = field.metadata.get("resolve")
         if resolve is not None:
             object.__setattr__(owner, field.name, resolve(owner, getattr(owner, field.name)))

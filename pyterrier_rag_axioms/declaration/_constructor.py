@@ -89,16 +89,24 @@ def _signature(cls: type) -> inspect.Signature:
 def _constructor(cls: type) -> Callable[..., None]:
     signature = _signature(cls)
     fields = declared(cls)
+    # Keywords alone, all known and the required ones given (the common call), need no binding.
+    defaults = {field.name: () if field.metadata.get("variadic") else field.default for field in fields}
+    keywords_taken = {field.name for field in fields if not field.metadata.get("variadic")}
+    required = {name for name in keywords_taken if defaults[name] is REQUIRED}
 
     def __init__(self: Any, *positional: Any, **keywords: Any) -> None:
-        try:
-            arguments = signature.bind(self, *positional, **keywords)
-        except TypeError as error:
-            reason = unaccepted_arguments(self, signature, positional, keywords)
-            raise TypeError(reason or f"{label_of(self)}: {error}") from None
-        arguments.apply_defaults()
+        if not positional and required <= keywords.keys() <= keywords_taken:
+            values = {**defaults, **keywords}
+        else:
+            try:
+                arguments = signature.bind(self, *positional, **keywords)
+            except TypeError as error:
+                reason = unaccepted_arguments(self, signature, positional, keywords)
+                raise TypeError(reason or f"{label_of(self)}: {error}") from None
+            arguments.apply_defaults()
+            values = arguments.arguments
         for field in fields:
-            value = arguments.arguments[field.name]
+            value = values[field.name]
             object.__setattr__(self, field.name, tuple(value) if field.metadata.get("variadic") else value)
         resolve_parameters(self)
         if hasattr(self, "__post_init__"):
