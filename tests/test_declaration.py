@@ -170,6 +170,7 @@ NOT_DECLARED = {
     "tools.term_similarity.FunctionTermSimilarity": "pending: encoder backends",
     "tools.embeddings.onnx_encoder.OnnxSentenceEncoder": "pending: encoder backends (built by SentenceSimilarity)",
     "tools.embeddings.static_encoder.StaticSentenceEncoder": "pending: encoder backends (built by SentenceSimilarity)",
+    "tools.embeddings.torch_encoder.TorchSentenceEncoder": "pending: encoder backends (built by SentenceSimilarity)",
     # Not configured by users.
     "tools._shared.SharedTool": "the base of the shared tools, with no parameters",
     "parallel.workers.QueryParallelTransformer": "pyterrier-alpha's constructor, built by .parallel(N)",
