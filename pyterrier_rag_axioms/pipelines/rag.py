@@ -29,7 +29,7 @@ import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.frames import normalize_context
-from pyterrier_rag_axioms.parallel import QueryParallel
+from pyterrier_rag_axioms.runtime.by_topic import ByTopic
 
 #: Columns a generator's answers may be in, in order of preference (pyterrier-rag's first).
 ANSWER_COLUMNS: tuple[str, ...] = ("qanswer", "response")
@@ -105,7 +105,7 @@ class _ContextTracker:
         return given or (prompt_context,)
 
 
-class MultiGenerator(QueryParallel, pt.Transformer):
+class MultiGenerator(ByTopic, pt.Transformer):
     """Run one or several generators on the same input: one row per answer, each with its context.
 
     ``MultiGenerator({"flan": Concatenator() >> flan, "llama": Concatenator() >> llama})`` gives,
@@ -278,7 +278,7 @@ def _queries(inp: pd.DataFrame, output: pd.DataFrame) -> dict[str, str]:
     return queries
 
 
-class SamplingReader(QueryParallel, pt.Transformer):
+class SamplingReader(ByTopic, pt.Transformer):
     """pyterrier-rag's reader with ``num_responses`` answers per query (best-of-n sampling).
 
     Builds each query's prompt like ``pyterrier_rag.readers.Reader`` (same prompt, same answer
