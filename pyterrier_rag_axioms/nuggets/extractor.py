@@ -7,7 +7,7 @@ become the topic's nuggets, for a person to review and for
 
 Per topic:
 
-1. **Candidates** are the atomic facts (:func:`~pyterrier_rag_axioms.tools.text.atomic_facts`)
+1. **Candidates** are the atomic facts (:func:`~pyterrier_rag_axioms.nuggets.facts.atomic_facts`)
    of every distinct answer and of the context passages the answers carry that are in TREC's
    form, none restating the query (see :mod:`~pyterrier_rag_axioms.nuggets.candidates`).
 2. **Support.** All candidates are embedded by the shared sentence model (by default the static
