@@ -1,5 +1,5 @@
-"""Text analysis with spaCy: parsing, sentences and their segmentation, words, aspects, syllables, and the on-disk
-store of what was computed; no embeddings (``tools/embeddings``), no atomic facts (``nuggets/facts``), no axioms."""
+"""Text analysis with spaCy: parsing, sentences and their segmentation, words, aspects, and the on-disk store
+of what was computed; no embeddings (``tools/embeddings``), no atomic facts (``nuggets/facts``), no axioms."""
 
 from pyterrier_rag_axioms.tools.text._cache import CACHED_FIELDS, DERIVED_PREFIX, derivation_version
 from pyterrier_rag_axioms.tools.text.analysis import TextAnalysis
