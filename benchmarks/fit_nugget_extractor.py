@@ -11,7 +11,7 @@ and per-topic tau). Reported, against the human All scores (partial support 0.5)
 - run tau: Kendall's tau of the runs' mean automatic All scores against their mean human ones;
 - pair concordance: over the pairs of a topic's answers that both scores order, the share ordered alike;
 - per-topic tau: Kendall's tau of a topic's answers, mean over topics;
-- the nuggets' form: the share in TREC's form (:func:`~pyterrier_rag_axioms.tools.text.trec_form_problems`),
+- the nuggets' form: the share in TREC's form (:func:`~pyterrier_rag_axioms.nuggets.facts.trec_form_problems`),
   their mean length in words, the share that is vital and the mean count per topic;
 - length tau: Kendall's tau of a topic's scores with its answers' length in words, mean over topics
   (the human All scores' beside it).
@@ -37,12 +37,13 @@ from scipy.stats import kendalltau  # noqa: E402
 
 from pyterrier_rag_axioms.judgments import load_nugget_assignments, nugget_scores  # noqa: E402
 from pyterrier_rag_axioms.nuggets import NuggetAssigner, NuggetExtractor, fit_nugget_model  # noqa: E402
+from pyterrier_rag_axioms.nuggets.facts import in_trec_form  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings.similarity import (  # noqa: E402
     BACKENDS,
     SentenceSimilarity,
     sentence_similarity,
 )
-from pyterrier_rag_axioms.tools.text import CITATION_PATTERN, in_trec_form, text_analyzer  # noqa: E402
+from pyterrier_rag_axioms.tools.text import CITATION_PATTERN, text_analyzer  # noqa: E402
 
 DATA = DEV_DATA
 ASSIGNMENTS = DATA / "trec-rag-2024" / "nugget_assignment.dev.jsonl"

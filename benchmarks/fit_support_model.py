@@ -53,11 +53,12 @@ from sklearn.preprocessing import StandardScaler  # noqa: E402
 from pyterrier_rag_axioms.axioms.consistency import UNCOVERED_WEIGHT  # noqa: E402
 from pyterrier_rag_axioms.grounding.claims import answer_claims, without_source_references  # noqa: E402
 from pyterrier_rag_axioms.grounding.faithfulness import uncovered_idf  # noqa: E402
+from pyterrier_rag_axioms.nuggets.facts import atomic_facts_of  # noqa: E402
 from pyterrier_rag_axioms.support.features import FEATURES  # noqa: E402
 from pyterrier_rag_axioms.support.model import idf_weights, support_features  # noqa: E402
 from pyterrier_rag_axioms.tools.lexical import content_words  # noqa: E402
 from pyterrier_rag_axioms.tools.terms import term_extractor  # noqa: E402
-from pyterrier_rag_axioms.tools.text import atomic_facts_of, text_analyzer  # noqa: E402
+from pyterrier_rag_axioms.tools.text import text_analyzer  # noqa: E402
 
 VERSION = "support-3"
 MODEL_DIR = PROJECT_ROOT / "pyterrier_rag_axioms" / "support"

@@ -9,11 +9,11 @@ from pyterrier_rag_axioms import (  # noqa: F401  (reachable as attributes, not 
     io,
     judgments,
     nuggets,
-    parallel,
     pipelines,
     preference,
     registry,
     reranking,
+    runtime,
     support,
     tools,
 )

@@ -22,8 +22,8 @@ import pyterrier as pt
 from pyterrier_rag_axioms.axioms import Axiom, PreferenceOperators, warn_about_contexts
 from pyterrier_rag_axioms.declaration import PRESENTATION, REQUIRED, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.frames import PAIR_COLUMNS, ResponseTable, check_column_name, preference_frame
-from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.registry import COMBINATORS
+from pyterrier_rag_axioms.runtime.by_topic import ByTopic
 
 
 def member_name(member: str | Axiom | Combinator) -> str:
@@ -72,7 +72,7 @@ def _default_name(combinator: Combinator, name: str | None) -> str:
 
 
 @parameters
-class Combinator(PreferenceOperators, QueryParallel, pt.Transformer, ABC):
+class Combinator(PreferenceOperators, ByTopic, pt.Transformer, ABC):
     """Base of the combinators: members, naming, running members, and the transformer contract.
 
     Parameters are declared once (:mod:`~pyterrier_rag_axioms.declaration`); ``repr`` reads them.

@@ -2,7 +2,7 @@
 
 A TREC RAG track is judged by the run judge and scored by the nugget assigner, and each reads the
 same answers through the same spaCy pipeline. :func:`judge_and_assign` runs both on each topic in
-the same worker process (:func:`~pyterrier_rag_axioms.processes.map_topics`), one after the other,
+the same worker process (:func:`~pyterrier_rag_axioms.runtime.by_topic.on_one_parse`), one after the other,
 so the shared analyzer parses each answer once for both: the judge then costs its embeddings and
 its axioms' own work. The results are those of each run alone (every score depends only on its
 topic's answers and nuggets), in the responses' order.
@@ -16,7 +16,7 @@ from pyterrier_rag_axioms.declaration import replaced
 from pyterrier_rag_axioms.frames import response_frame
 from pyterrier_rag_axioms.nuggets import NuggetAssigner
 from pyterrier_rag_axioms.preference import PreferenceModel
-from pyterrier_rag_axioms.processes import map_topics, response_characters
+from pyterrier_rag_axioms.runtime.by_topic import on_one_parse
 
 
 def judge_and_assign(
@@ -46,26 +46,15 @@ def judge_and_assign(
     responses = response_frame(responses, judge)
     alone = {"processes": 1, "verbose": False}  # each worker runs both on its topics, one after the other
     assign_topics, judge_topics = replaced(assigner, **alone), replaced(judge, **alone)
-    if responses.empty:
-        return assign_topics(responses), judge_topics.scores(responses)
-
-    def work(topics: list, _verbose: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
-        part = responses[responses["qid"].isin(topics)]
-        return assign_topics(part), judge_topics.scores(part)
-
-    topics = list(dict.fromkeys(responses["qid"]))
-    results = map_topics(
-        work, topics, weights=response_characters(responses, topics), processes=processes,
-        prepare=lambda: (assigner.prepare(), judge.prepare()), verbose=verbose, desc="Judge and assign",
+    assignments, scores = on_one_parse(
+        [assign_topics, judge_topics.scores],
+        responses,
+        prepare=[assigner.prepare, judge.prepare],
+        processes=processes,
+        verbose=verbose,
+        desc="Judge and assign",
     )
-    position = {key: number for number, key in enumerate(zip(responses["qid"], responses["docno"]))}
-    return tuple(_in_order(pd.concat([result[side] for result in results]), position) for side in (0, 1))
-
-
-def _in_order(frame: pd.DataFrame, position: dict) -> pd.DataFrame:
-    """``frame``'s rows in the order of their responses (stable: each response's rows keep theirs)."""
-    order = [position[key] for key in zip(frame["qid"], frame["docno"])]
-    return frame.iloc[pd.Series(order).argsort(kind="stable").to_numpy()].reset_index(drop=True)
+    return assignments, scores
 
 
 __all__ = ["judge_and_assign"]

@@ -252,7 +252,7 @@ DAMAGES = ("overwritten", "truncated", "empty", "no record")
 
 def damage_model_file(path: Path, damage: str) -> None:
     """Damage a built model file one of the :data:`DAMAGES` ways (``"no record"``: its hash record goes)."""
-    from pyterrier_rag_axioms.tools.model_files import record_path
+    from pyterrier_rag_axioms.runtime.model_files import record_path
 
     if damage == "overwritten":
         with open(path, "r+b") as file:

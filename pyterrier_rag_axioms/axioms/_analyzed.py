@@ -10,7 +10,7 @@ import numpy as np
 from pyterrier_rag_axioms.axioms._base import FeatureAxiom, parameter, parameters, resolve_tool
 from pyterrier_rag_axioms.declaration import TOOL, keyed_parameters
 from pyterrier_rag_axioms.frames import ResponseTable
-from pyterrier_rag_axioms.tools.cache import derived_key
+from pyterrier_rag_axioms.runtime.cache import derived_key
 from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity, encoder_argument, resolve_encoder
 from pyterrier_rag_axioms.tools.embeddings.naming import RENAMED
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer

@@ -31,9 +31,9 @@ from pyterrier_rag_axioms.frames import (
     warn_joined_context,
     warn_missing_context,
 )
-from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.registry import register_axiom
-from pyterrier_rag_axioms.tools.cache import flush_caches
+from pyterrier_rag_axioms.runtime.by_topic import ByTopic
+from pyterrier_rag_axioms.runtime.cache import flush_caches
 
 T = TypeVar("T")
 
@@ -84,7 +84,7 @@ def _check_name(axiom: Axiom, name: str | None) -> None:
 
 
 @parameters
-class Axiom(PreferenceOperators, QueryParallel, pt.Transformer, ABC):
+class Axiom(PreferenceOperators, ByTopic, pt.Transformer, ABC):
     """A pairwise rule over responses to the same request, as a PyTerrier transformer.
 
     Given a response frame, an axiom builds all pairs of each query's responses; given a

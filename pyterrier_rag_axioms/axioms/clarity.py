@@ -10,11 +10,11 @@ import numpy as np
 
 from pyterrier_rag_axioms.axioms._analyzed import TextFeatureAxiom
 from pyterrier_rag_axioms.axioms._base import FeatureAxiom, parameter, parameters
+from pyterrier_rag_axioms.axioms._readability import flesch_reading_ease
 from pyterrier_rag_axioms.declaration import TOOL, same
 from pyterrier_rag_axioms.frames import ResponseTable
 from pyterrier_rag_axioms.tools.grammar import DEFAULT_TIMEOUT, GrammarChecker
 from pyterrier_rag_axioms.tools.grammar import grammar_checker as shared_grammar_checker
-from pyterrier_rag_axioms.tools.readability import flesch_reading_ease
 from pyterrier_rag_axioms.tools.text import TextAnalysis
 
 

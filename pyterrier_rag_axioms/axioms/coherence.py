@@ -20,8 +20,8 @@ import numpy as np
 
 from pyterrier_rag_axioms.axioms._analyzed import TextFeatureAxiom
 from pyterrier_rag_axioms.axioms._base import parameter, parameters
+from pyterrier_rag_axioms.axioms._triples import TRIPLE_RULES, TripleRules, subject_verb_object_triples
 from pyterrier_rag_axioms.tools.text import TextAnalysis
-from pyterrier_rag_axioms.tools.triples import TRIPLE_RULES, TripleRules, subject_verb_object_triples
 
 if TYPE_CHECKING:
     from pyterrier_rag_axioms.tools.text import TextAnalysis
@@ -62,7 +62,7 @@ class SubjectVerbClosenessCoherenceAxiom(TextFeatureAxiom):
     better. NaN for a response without such triples. ``triples="reference"`` (default) reads the
     triples as the reference implementation defines them, ``triples="broad"`` by wider rules that
     also count copular sentences and prepositional objects (see
-    :mod:`~pyterrier_rag_axioms.tools.triples`).
+    :mod:`~pyterrier_rag_axioms.axioms._triples`).
     """
 
     short_name = "COH2"

@@ -13,7 +13,7 @@ from pyterrier_rag_axioms.axioms._base import parameter, parameters
 from pyterrier_rag_axioms.axioms.coverage.aspects import AspectSentenceCoverageAxiom
 from pyterrier_rag_axioms.declaration import TOOL
 from pyterrier_rag_axioms.frames import Context, ResponseTable
-from pyterrier_rag_axioms.tools.cache import text_key
+from pyterrier_rag_axioms.runtime.cache import text_key
 from pyterrier_rag_axioms.tools.rouge import RougeLsum, rouge_lsum_text
 from pyterrier_rag_axioms.tools.text import TextAnalysis
 

@@ -128,7 +128,7 @@ def run() -> NoReturn:
     except KeyboardInterrupt:  # in main's last lines, after its own handler
         received.append(signal.SIGINT)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-    from pyterrier_rag_axioms.tools.cache import finish_caches
+    from pyterrier_rag_axioms.runtime.cache import finish_caches
 
     # the package's exit work, now under these handlers: the caches' pending entries written (as its exit
     # handler would), then closed (as the teardown would: SQLite folds its write-ahead log into the database)

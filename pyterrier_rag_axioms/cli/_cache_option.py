@@ -36,11 +36,11 @@ def use_cache_option(args: argparse.Namespace) -> None:
 
     Raises:
         CommandLineError: the directory is a file.
-        CacheError: the cache cannot be used (see :func:`~pyterrier_rag_axioms.tools.cache_upkeep.check_cache`);
+        CacheError: the cache cannot be used (see :func:`~pyterrier_rag_axioms.runtime.cache_upkeep.check_cache`);
             one that cannot be written is said in one line instead, and the command goes on without it.
     """
-    from pyterrier_rag_axioms.tools.cache import CacheUnwritable, say_without_cache, set_cache_dir
-    from pyterrier_rag_axioms.tools.cache_upkeep import check_cache
+    from pyterrier_rag_axioms.runtime.cache import CacheUnwritable, say_without_cache, set_cache_dir
+    from pyterrier_rag_axioms.runtime.cache_upkeep import check_cache
 
     source, directory = cache_directory(args)
     if directory and os.path.exists(directory) and not os.path.isdir(directory):

@@ -88,7 +88,7 @@ def is_input_error(error: BaseException) -> bool:
             ("pyterrier.validate", "InputValidationError"),
             ("pyterrier_rag_axioms.tools.grammar.client", "LanguageToolError"),
             ("pyterrier_rag_axioms.tools.arguments", "TargerUnavailableError"),
-            ("pyterrier_rag_axioms.processes", "WorkerDiedError"),
+            ("pyterrier_rag_axioms.runtime.processes", "WorkerDiedError"),
         ]
     ]
     return isinstance(error, tuple(kind for kind in known if kind is not None))

@@ -103,7 +103,7 @@ def resolve_progress(args: argparse.Namespace) -> None:
     """
     args.verbose = bool(args.verbose or (not args.quiet and sys.stderr.isatty()))
     if args.quiet:  # the notes on model files built at first use too, in worker processes as well
-        from pyterrier_rag_axioms.tools.model_files import QUIET_VARIABLE
+        from pyterrier_rag_axioms.runtime.model_files import QUIET_VARIABLE
 
         os.environ[QUIET_VARIABLE] = "1"
     if not args.verbose and not args.quiet:  # a log: one line per stage every few minutes, not a bar

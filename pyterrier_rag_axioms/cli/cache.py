@@ -62,7 +62,7 @@ def _prune_exports(directory: str | None, unused_days: float) -> None:
     The model files of this version are never removed, however long unused (``--unused-days 0`` included): their
     build locks are held while the others are pruned, so that the pruning passes them by as if being built, and
     only their partial files of killed builds are removed."""
-    from pyterrier_rag_axioms.tools.model_files import build_lock, prune_model_folders, remove_stale_builds
+    from pyterrier_rag_axioms.runtime.model_files import build_lock, prune_model_folders, remove_stale_builds
 
     folders = _model_parents(directory)
     current = [folder for folder in _current_model_folders(directory) if folder.is_dir()]
@@ -137,7 +137,7 @@ def cache_main(argv: Sequence[str]) -> int:
         "run judge and the extractor, distilled from the shipped model, and the assigner's float32 ONNX export), and "
         "print where they are",
     )
-    from pyterrier_rag_axioms.tools.cache_upkeep import prune
+    from pyterrier_rag_axioms.runtime.cache_upkeep import prune
 
     add_declared_option(parser, prune, "unused_days", help="with --prune: days without use")
     parser.add_argument(
@@ -147,7 +147,7 @@ def cache_main(argv: Sequence[str]) -> int:
     )
     args = parser.parse_args(argv)
 
-    from pyterrier_rag_axioms.tools.cache_upkeep import check_cache, database_path, prune, summary
+    from pyterrier_rag_axioms.runtime.cache_upkeep import check_cache, database_path, prune, summary
 
     source, directory = cache_directory(args)
     if args.outputs_in and not args.prune:

@@ -1,6 +1,6 @@
 """An answer's claims: its atomic facts with their character spans, less what declines to answer.
 
-The claims are the atomic facts of :func:`~pyterrier_rag_axioms.tools.text.atomic_facts` (the
+The claims are the atomic facts of :func:`~pyterrier_rag_axioms.nuggets.facts.atomic_facts` (the
 splitter of the nugget extractor), each with its span in the answer. A fact that says that the
 passages do not answer ("Unable to answer based on given passages.", "The passages do not mention
 ...") is no claim: an answer that declines to answer claims nothing. The statement that the
@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pyterrier_rag_axioms.tools.text import AtomicFact, TextAnalyzer, atomic_facts_of
+from pyterrier_rag_axioms.nuggets.facts import AtomicFact, atomic_facts_of
+from pyterrier_rag_axioms.tools.text import TextAnalyzer
 
 #: What an answer calls its passages when it talks about them.
 _SOURCES = r"(?:passages?|contexts?|texts?|documents?|sources?|references?|information)"

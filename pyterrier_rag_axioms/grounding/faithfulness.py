@@ -13,9 +13,10 @@ import pyterrier as pt
 from pyterrier_rag_axioms.declaration import DECISION, PRESENTATION, TOOL, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.frames.contract import NAMES_ATTR, response_frame, restore_names
 from pyterrier_rag_axioms.grounding.claims import claims_of, declines, without_source_references
+from pyterrier_rag_axioms.nuggets.facts import AtomicFact, atomic_facts_of
 from pyterrier_rag_axioms.support import FEATURES, SupportModel, resolve_support_model
 from pyterrier_rag_axioms.tools.terms import term_extractor
-from pyterrier_rag_axioms.tools.text import AtomicFact, TextAnalyzer, atomic_facts_of, resolve_text_analyzer
+from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 
 #: The columns :class:`Faithfulness` adds.
 FAITHFULNESS_COLUMNS: list[str] = ["faithfulness", "unsupported"]

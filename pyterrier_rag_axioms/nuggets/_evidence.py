@@ -242,9 +242,9 @@ def is_long_nugget(analysis: TextAnalysis) -> bool:
 
 def nugget_parts(analyses: list[TextAnalysis], analyzer) -> dict[str, tuple[str, ...]]:
     """The parts each nugget is assigned by: its atomic facts
-    (:func:`~pyterrier_rag_axioms.tools.text.facts.atomic_facts_of`) where it is long (more than
+    (:func:`~pyterrier_rag_axioms.nuggets.facts.splitting.atomic_facts_of`) where it is long (more than
     :data:`LONG_NUGGET_WORDS` words) and has several, else the nugget itself."""
-    from pyterrier_rag_axioms.tools.text.facts import atomic_facts_of
+    from pyterrier_rag_axioms.nuggets.facts.splitting import atomic_facts_of
 
     parts = {analysis.text: (analysis.text,) for analysis in analyses}
     long = [analysis.text for analysis in analyses if is_long_nugget(analysis)]

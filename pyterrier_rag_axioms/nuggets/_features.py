@@ -16,7 +16,7 @@ from functools import cached_property
 import numpy as np
 
 from pyterrier_rag_axioms.nuggets._evidence import Passage, TextEvidence, same_number
-from pyterrier_rag_axioms.tools.threads import one_blas_thread
+from pyterrier_rag_axioms.runtime.threads import one_blas_thread
 
 #: How much a nugget lemma that the query has counts, against one it has not.
 QUERY_LEMMA_WEIGHT = 0.3

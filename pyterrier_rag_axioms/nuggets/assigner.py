@@ -34,8 +34,7 @@ from pyterrier_rag_axioms.nuggets._evidence import TextEvidence, nugget_parts, t
 from pyterrier_rag_axioms.nuggets._features import FEATURES, PairEvidence, PartsEvidence, topic_features
 from pyterrier_rag_axioms.nuggets.files import EMPTY_TOPICS, load_nuggets
 from pyterrier_rag_axioms.nuggets.model import NuggetModel, fit_nugget_model, resolve_nugget_model
-from pyterrier_rag_axioms.parallel import QueryParallel
-from pyterrier_rag_axioms.processes import map_topics, response_characters
+from pyterrier_rag_axioms.runtime.by_topic import ByTopic
 from pyterrier_rag_axioms.support import SupportModel, resolve_support_model
 from pyterrier_rag_axioms.tools.embeddings.naming import RENAMED, encoder_argument, resolve_encoder
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
@@ -63,7 +62,7 @@ ASSIGNMENT_COLUMNS: list[str] = [
 
 
 @parameters
-class NuggetAssigner(QueryParallel, pt.Transformer):
+class NuggetAssigner(ByTopic, pt.Transformer):
     """Assign each topic's nuggets to its answers: one row per (response, nugget), without an LLM.
 
     For each answer and each nugget of its topic, the assigner gathers evidence from the answer's
@@ -227,18 +226,9 @@ class NuggetAssigner(QueryParallel, pt.Transformer):
         ``nugget``, ``importance``) and the evidence of each."""
         responses = self._responses(inp)
         keys, evidence = [], []
-        topics = list(dict.fromkeys(responses["qid"]))
         by_qid = dict(list(self.nugget_frame.groupby("qid", sort=False)))
         pairs_of: dict[tuple[str, str], list[PairEvidence | PartsEvidence]] = {}
-        for found in map_topics(
-            functools.partial(self._topic_pairs, responses),
-            topics,
-            weights=response_characters(responses, topics),
-            processes=self.processes,
-            prepare=self.prepare,
-            verbose=self.verbose,
-            desc="NuggetAssigner",
-        ):
+        for found in self.by_topic(functools.partial(self._topic_pairs, responses), responses):
             pairs_of.update(found)
         for qid, docno, text in zip(responses["qid"], responses["docno"], responses["response"]):
             nuggets = by_qid[qid]

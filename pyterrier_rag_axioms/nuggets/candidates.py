@@ -1,6 +1,6 @@
 """Nugget candidates: the atomic facts of a topic's answers and passages that are in TREC's form.
 
-A candidate is an atomic fact (see :mod:`~pyterrier_rag_axioms.tools.text.facts`) of an answer or
+A candidate is an atomic fact (see :mod:`~pyterrier_rag_axioms.nuggets.facts.splitting`) of an answer or
 of a context passage: a short statement that stands alone, without citation marks, Markdown,
 hedges or a restated query. Facts that are not in TREC's form
 (:func:`~pyterrier_rag_axioms.tools.text.trec_form_problems`) or longer than ``max_words`` words
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pyterrier_rag_axioms.tools.text import AtomicFact, TextAnalyzer, atomic_facts_of, in_trec_form
+from pyterrier_rag_axioms.nuggets.facts import AtomicFact, atomic_facts_of, in_trec_form
+from pyterrier_rag_axioms.tools.text import TextAnalyzer
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ become the topic's nuggets, for a person to review and for
 
 Per topic:
 
-1. **Candidates** are the atomic facts (:func:`~pyterrier_rag_axioms.tools.text.atomic_facts`)
+1. **Candidates** are the atomic facts (:func:`~pyterrier_rag_axioms.nuggets.facts.atomic_facts`)
    of every distinct answer and of the context passages the answers carry that are in TREC's
    form, none restating the query (see :mod:`~pyterrier_rag_axioms.nuggets.candidates`).
 2. **Support.** All candidates are embedded by the shared sentence model (by default the static
@@ -55,8 +55,7 @@ from pyterrier_rag_axioms.declaration import (
 )
 from pyterrier_rag_axioms.frames import response_frame
 from pyterrier_rag_axioms.nuggets.candidates import Candidate, candidates_of, topic_facts
-from pyterrier_rag_axioms.parallel import QueryParallel
-from pyterrier_rag_axioms.processes import map_topics, response_characters
+from pyterrier_rag_axioms.runtime.by_topic import ByTopic
 from pyterrier_rag_axioms.tools.embeddings.naming import RENAMED, encoder_argument, resolve_encoder
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
@@ -114,7 +113,7 @@ class Voice:
 
 
 @parameters
-class NuggetExtractor(QueryParallel, pt.Transformer):
+class NuggetExtractor(ByTopic, pt.Transformer):
     """Draw each topic's nuggets from what several of its answers state (see the module), without an LLM.
 
     Input: a response frame (``qid``, ``query``, ``docno``, ``response`` and, optionally,
@@ -191,15 +190,7 @@ class NuggetExtractor(QueryParallel, pt.Transformer):
                 + "; nuggets are what several answers state, so give each topic at least two answers"
             )
         nuggets_of: dict[str, pd.DataFrame] = {}
-        for found in map_topics(
-            functools.partial(self._topics_nuggets, responses),
-            topics,
-            weights=response_characters(responses, topics),
-            processes=self.processes,
-            prepare=self.prepare,
-            verbose=self.verbose,
-            desc="NuggetExtractor",
-        ):
+        for found in self.by_topic(functools.partial(self._topics_nuggets, responses), responses, topics):
             nuggets_of.update(found)
         empty = [qid for qid in topics if nuggets_of[qid].empty]
         if empty:

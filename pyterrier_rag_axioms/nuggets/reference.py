@@ -3,7 +3,7 @@
 - :func:`reference_nuggets`: pyterrier-rag's gold-answer frame (``qid``, ``gold_answer``: a string
   or a list of alternative answers; optionally ``query``) to a nugget frame, one vital nugget per
   atomic fact of each reference answer
-  (:func:`~pyterrier_rag_axioms.tools.text.facts.atomic_facts_of`).
+  (:func:`~pyterrier_rag_axioms.nuggets.facts.splitting.atomic_facts_of`).
 - :func:`reference_score`: each response's graded score against its topic's reference answers:
   the mean probability of support of an answer's nuggets (the assigner's, graded, so two responses
   rarely tie where the share of nuggets supported ties whenever both support as many) plus the
@@ -65,7 +65,7 @@ def reference_nuggets(answers: pd.DataFrame) -> pd.DataFrame:
     Raises:
         ValueError: a missing column, or a ``gold_answer`` that is no text; the message names the row and qid.
     """
-    from pyterrier_rag_axioms.tools.text.facts import atomic_facts_of
+    from pyterrier_rag_axioms.nuggets.facts.splitting import atomic_facts_of
 
     texts_of = _answer_texts(answers)
     query_of: dict[str, str | None] = {}

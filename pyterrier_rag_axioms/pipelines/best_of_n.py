@@ -8,15 +8,15 @@ import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.declaration import PRESENTATION, declared_repr, parameter, parameters
-from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.pipelines.rag import ANSWER_COLUMNS
 from pyterrier_rag_axioms.reranking import AxiomaticReranker, Pivot, Source
 from pyterrier_rag_axioms.reranking.counting import Method, method_parameter
 from pyterrier_rag_axioms.reranking.kwiksort import pivot_parameter, seed_parameter
+from pyterrier_rag_axioms.runtime.by_topic import ByTopic
 
 
 @parameters
-class BestOfN(QueryParallel, pt.Transformer):
+class BestOfN(ByTopic, pt.Transformer):
     """Keep each query's best response of an axiomatic ranking, as ``qanswer``: best-of-n selection.
 
     ``BestOfN()`` reads a ranking (``rank`` ascending, else ``score`` descending; ties keep the

@@ -30,7 +30,7 @@ import pyterrier as pt
 
 from pyterrier_rag_axioms.declaration import PRESENTATION, REQUIRED, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.frames import normalize_context
-from pyterrier_rag_axioms.parallel import QueryParallel
+from pyterrier_rag_axioms.runtime.by_topic import ByTopic
 
 #: Columns a generator's answers may be in, in order of preference (pyterrier-rag's first).
 ANSWER_COLUMNS: tuple[str, ...] = ("qanswer", "response")
@@ -132,7 +132,7 @@ def _shown_generators(generators: Mapping[str, pt.Transformer] | pt.Transformer)
 
 
 @parameters
-class MultiGenerator(QueryParallel, pt.Transformer):
+class MultiGenerator(ByTopic, pt.Transformer):
     """Run one or several generators on the same input: one row per answer, each with its context.
 
     ``MultiGenerator({"flan": Concatenator() >> flan, "llama": Concatenator() >> llama})`` gives,
@@ -308,7 +308,7 @@ def _reader_prompt(reader: SamplingReader, prompt: object) -> object:
 
 
 @parameters
-class SamplingReader(QueryParallel, pt.Transformer):
+class SamplingReader(ByTopic, pt.Transformer):
     """pyterrier-rag's reader with ``num_responses`` answers per query (best-of-n sampling).
 
     Builds each query's prompt like ``pyterrier_rag.readers.Reader`` (same prompt, same answer

@@ -3,9 +3,14 @@ so that none of them imports the model they serve (:class:`~pyterrier_rag_axioms
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable, Hashable, Sequence
+from typing import Protocol, TypeVar
+
+import pandas as pd
 
 from pyterrier_rag_axioms.axioms import FeatureAxiom
+
+R = TypeVar("R")
 
 
 class ModelView(Protocol):
@@ -26,3 +31,12 @@ class ModelView(Protocol):
     def computed_axioms(self) -> tuple[FeatureAxiom, ...]: ...
 
     def grounding_axiom(self) -> FeatureAxiom: ...
+
+    def by_topic(
+        self,
+        work: Callable[[list[Hashable], bool], R],
+        responses: pd.DataFrame,
+        topics: Sequence[Hashable] | None = None,
+        *,
+        desc: str | None = None,
+    ) -> list[R]: ...

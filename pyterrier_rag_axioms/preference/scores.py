@@ -31,8 +31,7 @@ from pyterrier_rag_axioms.preference._view import ModelView
 from pyterrier_rag_axioms.preference.features import _transformed
 from pyterrier_rag_axioms.preference.grounding import grounding_values
 from pyterrier_rag_axioms.preference.reference import reference_values
-from pyterrier_rag_axioms.processes import map_topics, response_characters
-from pyterrier_rag_axioms.tools.cache import flush_caches
+from pyterrier_rag_axioms.runtime.cache import flush_caches
 
 
 def _table_scores(model: ModelView, table: ResponseTable, verbose: bool) -> np.ndarray:
@@ -88,7 +87,7 @@ def response_scores(model: ModelView, inp: pd.DataFrame) -> pd.DataFrame:
     are computed. A value that cannot be computed (NaN) counts as the mean of the query's other
     values of that feature, so it neither helps nor hurts (a pair's NaN difference counts 0).
     A response frame's topics are scored in worker processes, whole topics each, where there are
-    cores for them (``model.processes``, :mod:`~pyterrier_rag_axioms.processes`): a
+    cores for them (``model.processes``, :meth:`~pyterrier_rag_axioms.runtime.by_topic.ByTopic.by_topic`): a
     score depends only on its topic's responses, so the scores are the serial ones.
     """
     model.fitted_coefficients()  # a model without weights says so before any work
@@ -98,12 +97,9 @@ def response_scores(model: ModelView, inp: pd.DataFrame) -> pd.DataFrame:
         scores = _table_scores(model, table, model.verbose)
     else:
         responses = response_frame(inp, model)
-        topics = list(dict.fromkeys(responses["qid"]))
         scores = np.zeros(len(responses))
-        for positions, part in map_topics(
-            functools.partial(_topic_scores, model, responses), topics, weights=response_characters(responses, topics),
-            processes=model.processes, prepare=lambda: prepare_models(model), verbose=model.verbose, desc=model.name,
-        ):
+        work = functools.partial(_topic_scores, model, responses)
+        for positions, part in model.by_topic(work, responses, desc=model.name):
             scores[positions] = part
     flush_caches()
     frame = responses.assign(**{f"{model.name}_score": scores})

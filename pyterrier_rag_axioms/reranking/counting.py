@@ -16,7 +16,6 @@ from pyterrier_rag_axioms.declaration import (
     parameters,
 )
 from pyterrier_rag_axioms.frames import check_pair_count
-from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.reranking._candidates import (
     Candidates,
     Pivot,
@@ -26,10 +25,11 @@ from pyterrier_rag_axioms.reranking._candidates import (
     source_name,
 )
 from pyterrier_rag_axioms.reranking.kwiksort import KwikSort, pivot_parameter, seed_parameter
+from pyterrier_rag_axioms.runtime.by_topic import ByTopic
 
 
 @parameters
-class PreferenceCountReranker(QueryParallel, pt.Transformer):
+class PreferenceCountReranker(ByTopic, pt.Transformer):
     """Rank each query's responses by how many responses they beat minus how many beat them.
 
     The simple baseline to KwikSort: every pair of a query is compared once (given a response
@@ -108,7 +108,7 @@ def _ranker(reranker: AxiomaticReranker) -> KwikSort | PreferenceCountReranker:
 
 
 @parameters
-class AxiomaticReranker(QueryParallel, pt.Transformer):
+class AxiomaticReranker(ByTopic, pt.Transformer):
     """Rank each query's responses by an axiom or combinator, in one transformer.
 
     ``AxiomaticReranker(MajorityVote(COV1(), CONS2(), CORR1()))`` takes a response frame and

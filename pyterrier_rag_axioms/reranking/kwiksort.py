@@ -9,7 +9,6 @@ import pandas as pd
 import pyterrier as pt
 
 from pyterrier_rag_axioms.declaration import PRESENTATION, REQUIRED, declared_repr, parameter, parameters
-from pyterrier_rag_axioms.parallel import QueryParallel
 from pyterrier_rag_axioms.reranking._candidates import (
     PIVOTS,
     Candidates,
@@ -19,6 +18,7 @@ from pyterrier_rag_axioms.reranking._candidates import (
     check_source,
     source_name,
 )
+from pyterrier_rag_axioms.runtime.by_topic import ByTopic
 
 
 def pivot_parameter() -> Pivot:
@@ -37,7 +37,7 @@ def _qid_seed(seed: int, qid: str) -> np.random.Generator:
 
 
 @parameters
-class KwikSort(QueryParallel, pt.Transformer):
+class KwikSort(ByTopic, pt.Transformer):
     """Rank each query's responses by quicksort on pairwise preferences (KwikSort).
 
     A pivot response splits the others into those preferred over it (ranked above) and those

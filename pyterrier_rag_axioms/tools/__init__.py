@@ -1,5 +1,5 @@
-"""Linguistic primitives the axioms share: ``text/`` (spaCy), ``embeddings/``, ``grammar/`` (LanguageTool), arguments,
-terms, ROUGE, the model cache, model files built at first use; no axiom formulas, no frames."""
+"""Tools that several packages, or the axioms' own tools, use: ``text/`` (spaCy), ``embeddings/``, ``grammar/``,
+terms, arguments, ROUGE. Not here: what one package alone reads (it lives there), caches and workers (``runtime/``)."""
 
 from pyterrier_rag_axioms.tools.arguments import DiscourseMarkerTagger, TargerTagger, TargerUnavailableError
 from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity

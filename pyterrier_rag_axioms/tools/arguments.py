@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Literal
 import pyterrier as pt
 
 from pyterrier_rag_axioms.declaration import parameter, parameters
+from pyterrier_rag_axioms.runtime.cache import derived_key
 from pyterrier_rag_axioms.tools._shared import SharedTool
-from pyterrier_rag_axioms.tools.cache import derived_key
 from pyterrier_rag_axioms.tools.text import TextAnalysis
 
 if TYPE_CHECKING:

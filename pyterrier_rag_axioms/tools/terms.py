@@ -9,7 +9,7 @@ heading markers that open a line are not terms.
 
 The values of a profile are kept with the text's analysis
 (:meth:`~pyterrier_rag_axioms.tools.text.TextAnalysis.derived`), so with a persistent cache (see
-:mod:`pyterrier_rag_axioms.tools.cache`) a later process reads them without parsing the text.
+:mod:`pyterrier_rag_axioms.runtime.cache`) a later process reads them without parsing the text.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Literal, get_args
 import numpy as np
 
 from pyterrier_rag_axioms.declaration import parameter, parameters
+from pyterrier_rag_axioms.runtime.cache import derived_key
 from pyterrier_rag_axioms.tools._shared import SharedTool
-from pyterrier_rag_axioms.tools.cache import derived_key
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
 from pyterrier_rag_axioms.tools.text.vocabulary import porter_version, stem
 from pyterrier_rag_axioms.tools.text.words import lemma

@@ -20,7 +20,7 @@ def test_clar2_prefers_easier_text_and_can_reproduce_the_paper():
 
 
 def test_flesch_reading_ease_follows_the_formula():
-    from pyterrier_rag_axioms.tools.readability import flesch_reading_ease, syllable_count
+    from pyterrier_rag_axioms.axioms._readability import flesch_reading_ease, syllable_count
 
     analysis = TextAnalyzer().analyse(["The cat sat on the mat."])[0]
     words = ["The", "cat", "sat", "on", "the", "mat"]

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pyterrier_rag_axioms.tools.model_files import file_sha256, record_path
+from pyterrier_rag_axioms.runtime.model_files import file_sha256, record_path
 
 
 def test_cache_build_makes_every_default_model_file_and_names_it(tmp_path):

@@ -16,7 +16,7 @@ from pyterrier_rag_axioms.declaration import declared_parameter
 from pyterrier_rag_axioms.evaluation.comparison import compare_nugget_rankings
 from pyterrier_rag_axioms.nuggets import NuggetExtractor
 from pyterrier_rag_axioms.reranking import METHODS, PIVOTS, AxiomaticReranker
-from pyterrier_rag_axioms.tools.cache_upkeep import prune
+from pyterrier_rag_axioms.runtime.cache_upkeep import prune
 
 
 def test_no_option_of_the_command_line_writes_a_literal_default():

@@ -11,7 +11,7 @@ import sys
 import pytest
 from conftest import PROJECT_ROOT
 
-from pyterrier_rag_axioms.tools.model_files import QUIET_VARIABLE
+from pyterrier_rag_axioms.runtime.model_files import QUIET_VARIABLE
 
 pytest.importorskip("onnxruntime", reason="the assigner's default encoder runs through onnxruntime")
 

@@ -66,7 +66,7 @@ AT_EXIT = """
 import os, signal, sys
 from pyterrier_rag_axioms.cli import run
 from pyterrier_rag_axioms.sample import trec_sample_path
-from pyterrier_rag_axioms.tools.cache import register_flushable
+from pyterrier_rag_axioms.runtime.cache import register_flushable
 
 class Ending:
     def flush(self):

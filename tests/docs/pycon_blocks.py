@@ -194,7 +194,7 @@ def check(block: Block, blocks: list[Block], page_session: PageSession, monkeypa
 def isolation(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Run from the project root; a model cache a block sets is undone after it; files a block
     leaves in the project root are removed (the body of a test module's fixture)."""
-    from pyterrier_rag_axioms.tools.cache import CACHE_ENVIRONMENT_VARIABLE, reset_cache_dir
+    from pyterrier_rag_axioms.runtime.cache import CACHE_ENVIRONMENT_VARIABLE, reset_cache_dir
 
     monkeypatch.chdir(PROJECT_ROOT)
     monkeypatch.delenv(CACHE_ENVIRONMENT_VARIABLE, raising=False)

@@ -12,8 +12,8 @@ from pyterrier_rag_axioms import NuggetExtractor as TopLevelExtractor
 from pyterrier_rag_axioms.declaration import replaced
 from pyterrier_rag_axioms.judgments import nugget_scores
 from pyterrier_rag_axioms.nuggets import EXTRACTED_COLUMNS, NuggetAssigner, NuggetExtractor, load_nuggets
+from pyterrier_rag_axioms.nuggets.facts import in_trec_form
 from pyterrier_rag_axioms.nuggets.review import review_table, save_nuggets
-from pyterrier_rag_axioms.tools.text import in_trec_form
 
 TOWER = "What should I know about the Eiffel Tower?"
 PASSAGE = "The Eiffel Tower was completed in 1889 as the World's Fair entrance arch."

@@ -10,7 +10,7 @@ from conftest import PROJECT_ROOT
 
 from pyterrier_rag_axioms.measures import RefNuggets
 from pyterrier_rag_axioms.nuggets import load_nuggets, reference_nuggets, reference_score
-from pyterrier_rag_axioms.tools.text.facts import atomic_facts
+from pyterrier_rag_axioms.nuggets.facts.splitting import atomic_facts
 
 ANSWERS = PROJECT_ROOT / "data" / "sample" / "answers.jsonl"
 AURORA = "What causes the northern lights?"

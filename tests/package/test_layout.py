@@ -9,6 +9,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[2] / "pyterrier_rag_axioms"
 ROOT = PACKAGE.name
 MAX_LINES = 400
@@ -119,8 +121,8 @@ def _package_of(module: str) -> str:
 
 def test_the_graph_is_read():
     assert GRAPH["pyterrier_rag_axioms.aggregation"], "no imports found: the test reads nothing"
-    workers = "pyterrier_rag_axioms.parallel.workers"  # imported inside a function
-    assert any(target == workers for target, _, _ in GRAPH["pyterrier_rag_axioms.parallel"])
+    workers = "pyterrier_rag_axioms.runtime._alpha"  # imported inside a function
+    assert any(target == workers for target, _, _ in GRAPH["pyterrier_rag_axioms.runtime.by_topic"])
 
 
 def test_no_import_loops():
@@ -143,6 +145,61 @@ def test_a_loop_is_found():
 
 def test_the_registry_is_a_leaf():
     assert GRAPH["pyterrier_rag_axioms.registry"] == []
+
+
+#: The rooms of the package from the bottom up, each with the rooms its modules may import (itself included):
+#: the runtime (caches, model files, threads, worker processes) sits below every tool, the tools below every
+#: package that judges, and the atomic-fact splitter reads the text tools alone.
+ROOMS = {
+    "runtime": ("runtime", "io", "frames", "declaration", "registry"),
+    "tools": ("tools", "runtime", "io", "frames", "declaration", "registry"),
+    "nuggets.facts": ("nuggets.facts", "tools.text"),
+}
+
+
+def _in_room(module: str, room: str) -> bool:
+    return module == f"{ROOT}.{room}" or module.startswith(f"{ROOT}.{room}.")
+
+
+def _reaches_above(graph: dict[str, list[tuple[str, str, int]]], room: str, allowed: tuple[str, ...]) -> list[str]:
+    """Each import of a module of ``room`` from outside the ``allowed`` rooms, as ``path:line imports target``."""
+    return [
+        f"{MODULES[module].relative_to(PACKAGE.parent)}:{line} imports {target}"
+        for module, edges in graph.items()
+        if _in_room(module, room)
+        for target, _, line in edges
+        if not any(_in_room(target, below) for below in allowed)
+    ]
+
+
+@pytest.mark.parametrize("room", sorted(ROOMS))
+def test_each_room_imports_only_the_rooms_below_it(room: str):
+    assert _reaches_above(GRAPH, room, ROOMS[room]) == []
+
+
+def test_an_import_from_above_is_found():
+    looped = {**GRAPH, "pyterrier_rag_axioms.runtime.cache": [("pyterrier_rag_axioms.tools.text", "", 3)]}
+    assert _reaches_above(looped, "runtime", ROOMS["runtime"]) == [
+        "pyterrier_rag_axioms/runtime/cache.py:3 imports pyterrier_rag_axioms.tools.text"
+    ]
+
+
+def test_grounding_reads_only_the_fact_splitter_of_nuggets():
+    """Grounding's claims are the nugget extractor's atomic facts; nothing else of ``nuggets/`` is grounding's."""
+    reads = {target for module, edges in GRAPH.items() if _in_room(module, "grounding") for target, _, _ in edges}
+    assert {target for target in reads if _in_room(target, "nuggets")} == {"pyterrier_rag_axioms.nuggets.facts"}
+
+
+def test_worker_processes_are_started_by_the_runtime_alone():
+    """The transformers run by topic through ``runtime.by_topic`` (one way), never through the pool itself."""
+    pool = "pyterrier_rag_axioms.runtime.processes"
+    callers = {
+        module
+        for module, edges in GRAPH.items()
+        for target, name, _ in edges
+        if target == pool and name not in ("MAX_PROCESSES", "WorkerDiedError") and not _in_room(module, "runtime")
+    }
+    assert callers == set()
 
 
 def test_no_private_name_crosses_a_subpackage():

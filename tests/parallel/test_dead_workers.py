@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 import pyterrier_rag_axioms as rag
-from pyterrier_rag_axioms.processes import WorkerDiedError, map_topics
+from pyterrier_rag_axioms.runtime.processes import WorkerDiedError, map_topics
 from pyterrier_rag_axioms.sample import trec_sample_path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]

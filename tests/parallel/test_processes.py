@@ -14,9 +14,9 @@ import pandas as pd
 import pytest
 
 import pyterrier_rag_axioms as rag
-from pyterrier_rag_axioms import processes
-from pyterrier_rag_axioms.processes import map_topics, topic_groups, worker_count
-from pyterrier_rag_axioms.tools import threads
+from pyterrier_rag_axioms.runtime import processes, threads
+from pyterrier_rag_axioms.runtime.processes import map_topics, worker_count
+from pyterrier_rag_axioms.runtime.topics import split_by_topic, topic_groups
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
@@ -83,9 +83,24 @@ def test_workers_work_on_whole_topics_in_other_processes_each_on_one_core():
 
 def test_topic_groups_are_runs_of_neighbouring_topics_of_about_equal_weight():
     groups = topic_groups(list("abcdefgh"), [1, 1, 1, 1, 1, 1, 1, 9], 3)
-    assert groups[0] == ["h"] and sorted(topic for group in groups for topic in group) == list("abcdefgh")
+    assert groups[-1] == ["h"] and [topic for group in groups for topic in group] == list("abcdefgh")
     assert all(len(group) > 0 for group in groups) and len(groups) <= 3
     assert topic_groups(["a"], [0], 4) == [["a"]]
+
+
+def test_parallel_splits_a_frame_by_the_same_topic_groups(responses: pd.DataFrame):
+    """``.parallel(N)`` cuts a frame into whole topics in qid order, each topic's rows in input order,
+    by the groups the worker processes take (each topic weighed by its rows)."""
+    frame = responses.assign(row=range(len(responses)))
+    topics = sorted(frame["qid"].unique())
+    rows = frame.groupby("qid").size()
+    for parts in (1, 2, 3, len(topics) + 1):
+        splits = split_by_topic(frame, parts)
+        assert len(splits) <= parts
+        assert [list(dict.fromkeys(split["qid"])) for split in splits] == topic_groups(
+            topics, [rows[topic] for topic in topics], parts)
+        merged = pd.concat(splits)
+        assert list(merged["row"]) == [row for topic in topics for row in frame.loc[frame["qid"] == topic, "row"]]
 
 
 def test_worker_count_defaults_to_the_cores_and_checks_the_argument():
@@ -123,7 +138,7 @@ def test_parallel_workers_work_serially(responses: pd.DataFrame):
 def test_ctrl_c_stops_the_workers_and_reaches_the_caller(tmp_path):
     script = textwrap.dedent("""
         import os, sys, time
-        from pyterrier_rag_axioms.processes import map_topics
+        from pyterrier_rag_axioms.runtime.processes import map_topics
 
         def work(topics, verbose):
             os.write(1, f"{os.getpid()}\\n".encode())  # one write: the two workers' lines never mix
@@ -169,7 +184,7 @@ def test_workers_end_where_the_caller_has_its_own_sigterm_handler():
     # a JVM (Terrier's) catches SIGTERM in the caller; a forked worker has no JVM thread to act on it
     script = textwrap.dedent("""
         import signal, time
-        from pyterrier_rag_axioms.processes import map_topics
+        from pyterrier_rag_axioms.runtime.processes import map_topics
 
         signal.signal(signal.SIGTERM, lambda signum, frame: None)  # a handler that never ends the process
 
@@ -201,7 +216,7 @@ def test_workers_end_in_a_process_that_runs_terrier():
         except Exception as error:
             print("no Java:", error)
             raise SystemExit(0)
-        from pyterrier_rag_axioms.processes import map_topics
+        from pyterrier_rag_axioms.runtime.processes import map_topics
 
         def work(topics, verbose):
             if topics == ["a"]:

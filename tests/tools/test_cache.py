@@ -19,9 +19,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pyterrier_rag_axioms.tools import cache as model_cache
+from pyterrier_rag_axioms.runtime import cache as model_cache
+from pyterrier_rag_axioms.runtime.cache import ModelWorkCache, model_work_cache, set_cache_dir
 from pyterrier_rag_axioms.tools.arguments import ArgumentUnit
-from pyterrier_rag_axioms.tools.cache import ModelWorkCache, model_work_cache, set_cache_dir
 from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity, sentence_model_identity
 from pyterrier_rag_axioms.tools.text import CACHED_FIELDS, TextAnalyzer
 
@@ -274,7 +274,7 @@ WRITER = textwrap.dedent(
     """
     import sys
     import numpy as np
-    from pyterrier_rag_axioms.tools.cache import ModelWorkCache, text_key
+    from pyterrier_rag_axioms.runtime.cache import ModelWorkCache, text_key
 
     cache = ModelWorkCache(sys.argv[1])
     writer, batches, size = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli, write_records
 
-from pyterrier_rag_axioms.tools.cache import DATABASE_NAME, model_work_cache
+from pyterrier_rag_axioms.runtime.cache import DATABASE_NAME, model_work_cache
 
 RESPONSES = [
     {"qid": "q1", "query": "Why is the sky blue?", "docno": "a", "response": "Because of Rayleigh scattering."},

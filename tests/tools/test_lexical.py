@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from pyterrier_rag_axioms.nuggets.facts import trec_form_problems
 from pyterrier_rag_axioms.tools import lexical
 from pyterrier_rag_axioms.tools.lexical import cited_numbers, content_words
-from pyterrier_rag_axioms.tools.text import trec_form_problems, vocabulary
+from pyterrier_rag_axioms.tools.text import vocabulary
 from pyterrier_rag_axioms.tools.text.vocabulary import stem, stop_words
 
 TEXT = "The café in Zürich[2] was 5'11 tall in the 1990’s, it's said"

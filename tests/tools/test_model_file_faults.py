@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from pyterrier_rag_axioms.tools.model_files import ModelFileError, ensure_file, install
+from pyterrier_rag_axioms.runtime.model_files import ModelFileError, ensure_file, install
 
 
 def test_a_path_that_is_a_directory_fails_at_once_naming_it(tmp_path):

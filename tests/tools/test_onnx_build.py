@@ -16,11 +16,11 @@ pytest.importorskip("onnx", reason="the ONNX backends are quantized with onnx")
 
 from conftest import DAMAGES, PROJECT_ROOT, damage_model_file  # noqa: E402
 
-from pyterrier_rag_axioms.tools import model_files  # noqa: E402
+from pyterrier_rag_axioms.runtime import model_files  # noqa: E402
+from pyterrier_rag_axioms.runtime.model_files import BUILD_PREFIX, check_file, file_sha256  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings.onnx_build import BUILD_PACKAGES, OnnxExportError  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import OnnxSentenceEncoder  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, _default_model_path  # noqa: E402
-from pyterrier_rag_axioms.tools.model_files import BUILD_PREFIX, check_file, file_sha256  # noqa: E402
 
 TEXTS = ["Rayleigh scattering makes the sky blue.", "The ocean is deep and salty.", "Paris"]
 

@@ -12,6 +12,8 @@ import pandas as pd
 import pytest
 
 from pyterrier_rag_axioms import CLAR2, COH1, COH2, CONS1, CONS2, CORR1, CORR4, COV1, COV3
+from pyterrier_rag_axioms.axioms._syllables import syllable_count
+from pyterrier_rag_axioms.axioms._triples import subject_verb_object_triples
 from pyterrier_rag_axioms.tools.terms import term_extractor
 from pyterrier_rag_axioms.tools.text import NounChunkAspects, resolve_aspects, text_analyzer
 from pyterrier_rag_axioms.tools.text.long_texts import split_text
@@ -22,8 +24,6 @@ from pyterrier_rag_axioms.tools.text.segmentation import (
     segment_starts,
     segments,
 )
-from pyterrier_rag_axioms.tools.text.syllables import syllable_count
-from pyterrier_rag_axioms.tools.triples import subject_verb_object_triples
 
 SHIPPED_PATH = Path(__file__).resolve().parents[2] / "data" / "llm_texts.json"
 SHIPPED = json.loads(SHIPPED_PATH.read_text(encoding="utf-8"))["texts"]

@@ -12,11 +12,11 @@ pytest.importorskip("model2vec", reason="the static encoder is distilled by mode
 
 from conftest import DAMAGES, damage_model_file  # noqa: E402
 
-from pyterrier_rag_axioms.tools import model_files  # noqa: E402
+from pyterrier_rag_axioms.runtime import model_files  # noqa: E402
+from pyterrier_rag_axioms.runtime.model_files import ModelFileError, check_file  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings.naming import encoder_name  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity, _default_model_path  # noqa: E402
 from pyterrier_rag_axioms.tools.embeddings.static_encoder import StaticSentenceEncoder  # noqa: E402
-from pyterrier_rag_axioms.tools.model_files import ModelFileError, check_file  # noqa: E402
 
 TEXTS = ["Rayleigh scattering makes the sky blue.", "The daytime sky is blue because of scattering.",
          "Paris is the capital of France.", ""]

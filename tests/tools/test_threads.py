@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pyterrier_rag_axioms.runtime.threads import one_blas_thread, one_torch_thread
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
-from pyterrier_rag_axioms.tools.threads import one_blas_thread, one_torch_thread
 
 torch = pytest.importorskip("torch")
 TEXTS = [

@@ -2,7 +2,7 @@
 a sentence-transformers model with mean pooling, and its 8-bit quantizations.
 
 They are built once, by one process, atomically, and checked before every use as every model file
-built at first use is (:mod:`~pyterrier_rag_axioms.tools.model_files`). An export's folder is named by a
+built at first use is (:mod:`~pyterrier_rag_axioms.runtime.model_files`). An export's folder is named by a
 fingerprint of the model's files, the versions of the packages that make it (this package, torch,
 transformers, onnx, onnxruntime) and :data:`EXPORT_VERSION`. What is particular to ONNX:
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from pyterrier_rag_axioms.tools.model_files import (
+from pyterrier_rag_axioms.runtime.model_files import (
     ModelFileError,
     check_file,
     ensure_file,
@@ -44,7 +44,7 @@ class OnnxExportError(ModelFileError):
 
 def export_directory(model_path: Path, export_dir: Path) -> Path:
     """The directory of a model's exports in ``export_dir`` (see
-    :func:`~pyterrier_rag_axioms.tools.model_files.model_folder`)."""
+    :func:`~pyterrier_rag_axioms.runtime.model_files.model_folder`)."""
     return model_folder(model_path, export_dir, packages=BUILD_PACKAGES, version=EXPORT_VERSION)
 
 
@@ -91,7 +91,7 @@ def _load_onnx(path: Path) -> None:
 
 def ensure_built(model_path: Path, target: Path, *, quantize: bool, per_channel: bool = False) -> str:
     """Make sure the ONNX export at ``target`` is whole, building it where it is missing or damaged (see
-    :func:`~pyterrier_rag_axioms.tools.model_files.ensure_file`); its SHA-256.
+    :func:`~pyterrier_rag_axioms.runtime.model_files.ensure_file`); its SHA-256.
 
     Raises:
         OnnxExportError: the export cannot be built; the message names the file.

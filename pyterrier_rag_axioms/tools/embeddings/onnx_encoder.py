@@ -30,6 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
+from pyterrier_rag_axioms.runtime.model_files import default_model_files_dir
+from pyterrier_rag_axioms.runtime.threads import usable_cores
 from pyterrier_rag_axioms.tools.embeddings.encoder import SentenceEncoder
 from pyterrier_rag_axioms.tools.embeddings.onnx_build import (
     OnnxExportError,
@@ -37,8 +39,6 @@ from pyterrier_rag_axioms.tools.embeddings.onnx_build import (
     export_directory,
     export_file_name,
 )
-from pyterrier_rag_axioms.tools.model_files import default_model_files_dir
-from pyterrier_rag_axioms.tools.threads import usable_cores
 
 #: The most texts :class:`OnnxSentenceEncoder` runs through the model at the same time by default.
 MAX_THREADS = 4
@@ -177,7 +177,7 @@ class OnnxSentenceEncoder(SentenceEncoder):
     @property
     def workers(self) -> int:
         """How many texts run through the model at the same time (see ``threads``; one in a worker
-        process of split topics, :mod:`~pyterrier_rag_axioms.processes`)."""
+        process of split topics, :mod:`~pyterrier_rag_axioms.runtime.processes`)."""
         if self.threads is not None:
             return self.threads
         return max(1, min(usable_cores(), MAX_THREADS))

@@ -1,7 +1,7 @@
 """Sentence similarity: cosine of normalised embeddings, each distinct text encoded once.
 
 :class:`SentenceSimilarity` keeps the embeddings: a cache per process and model, a persistent
-cache across processes with a cache directory (see :mod:`pyterrier_rag_axioms.tools.cache`; when
+cache across processes with a cache directory (see :mod:`pyterrier_rag_axioms.runtime.cache`; when
 every text is cached, the model is not loaded and sentence-transformers is not imported), and one
 shared instance per configuration. Encoding itself is its backend's
 (:mod:`~pyterrier_rag_axioms.tools.embeddings.backends`): torch, ONNX or static. Which one a
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pyterrier_rag_axioms.tools import cache as model_cache
+from pyterrier_rag_axioms.runtime import cache as model_cache
 from pyterrier_rag_axioms.tools._shared import SharedTool
 from pyterrier_rag_axioms.tools.embeddings.backends import BACKENDS, backend_class, encoder_backend
 from pyterrier_rag_axioms.tools.embeddings.encoder import SentenceEncoder
@@ -97,7 +97,7 @@ class SentenceSimilarity(SharedTool):
                 The ONNX and static backends need a local model (Transformer with mean pooling); the
                 ONNX ones ``pip install "pyterrier-rag-axioms[onnx]"``, the static one ``model2vec``.
             cache_dir: directory of a persistent cache of the embeddings; ``None`` (default): the
-                package-wide setting (:func:`~pyterrier_rag_axioms.tools.cache.set_cache_dir`, else
+                package-wide setting (:func:`~pyterrier_rag_axioms.runtime.cache.set_cache_dir`, else
                 the environment variable ``RAG_AXIOMS_CACHE``); ``False``: no cache. ONNX exports
                 are kept there too.
         """
@@ -157,7 +157,7 @@ class SentenceSimilarity(SharedTool):
 
     def _encode(self, texts: list[str], *, verbose: bool, one_thread: bool = False) -> np.ndarray:
         """Embeddings of ``texts``; with ``verbose``, a ``pt.tqdm`` bar over the encoder's batches;
-        with ``one_thread``, torch's intra-op pool on one thread (see :mod:`~pyterrier_rag_axioms.tools.threads`).
+        with ``one_thread``, torch's intra-op pool on one thread (see :mod:`~pyterrier_rag_axioms.runtime.threads`).
 
         The torch encoder batches texts by length, longest first (the same ``argsort``); the bar's
         chunks are those batches, so the embeddings are the same with and without it.

@@ -10,7 +10,7 @@ model reads them only where it was fitted on them (saved models name their encod
 
 The distilled model is built once per model and version of the libraries that make it, by one
 process, on the CPU (the same bytes on every run), and checked against its recorded hash before
-every use, as every model file built at first use is (see :mod:`~pyterrier_rag_axioms.tools.model_files`):
+every use, as every model file built at first use is (see :mod:`~pyterrier_rag_axioms.runtime.model_files`):
 one file, ``static-256.safetensors``, holding the token vectors and the tokenizer. Distilling
 needs ``pip install "pyterrier-rag-axioms[models]"`` (``model2vec[distill]``); reading the built
 file needs only ``model2vec``.
@@ -29,14 +29,14 @@ from pathlib import Path
 
 import numpy as np
 
-from pyterrier_rag_axioms.tools.embeddings.encoder import SentenceEncoder
-from pyterrier_rag_axioms.tools.model_files import (
+from pyterrier_rag_axioms.runtime.model_files import (
     ModelFileError,
     default_model_files_dir,
     ensure_file,
     install,
     model_folder,
 )
+from pyterrier_rag_axioms.tools.embeddings.encoder import SentenceEncoder
 
 #: Dimensions of the distilled token vectors (model2vec's PCA).
 STATIC_DIMENSIONS = 256

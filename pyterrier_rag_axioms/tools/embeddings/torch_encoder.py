@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
+from pyterrier_rag_axioms.runtime.threads import one_torch_thread
 from pyterrier_rag_axioms.tools.embeddings._loading import quiet_loading
 from pyterrier_rag_axioms.tools.embeddings.encoder import SentenceEncoder
-from pyterrier_rag_axioms.tools.threads import one_torch_thread
 
 
 class TorchSentenceEncoder(SentenceEncoder):
@@ -71,7 +71,7 @@ class TorchSentenceEncoder(SentenceEncoder):
         return int(self.model.get_sentence_embedding_dimension())
 
     def limited(self, one_thread: bool) -> contextlib.AbstractContextManager:
-        """torch's intra-op pool on one thread where ``one_thread`` (see :mod:`~pyterrier_rag_axioms.tools.threads`)."""
+        """torch's intra-op pool on one thread where ``one_thread`` (:mod:`~pyterrier_rag_axioms.runtime.threads`)."""
         if not one_thread:
             return contextlib.nullcontext()
         self.model  # noqa: B018 (loaded, torch imported, before the limit is set)

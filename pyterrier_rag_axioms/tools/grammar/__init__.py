@@ -1,5 +1,5 @@
 """Grammar checking with LanguageTool: the HTTP client (``client``) and the manager of a local
-server (``languagetool``); no readability or other text measures (see ``tools/readability``)."""
+server (``languagetool``); no readability or other text measures (see ``axioms/_readability.py``)."""
 
 from pyterrier_rag_axioms.tools.grammar.client import (
     DEFAULT_TIMEOUT,

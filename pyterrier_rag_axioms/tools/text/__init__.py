@@ -1,5 +1,5 @@
-"""Text analysis with spaCy: parsing, sentences and their segmentation, words, aspects, atomic facts, syllables,
-and the on-disk store of what was computed; no embeddings (see ``tools/embeddings``) and no axioms."""
+"""Text analysis with spaCy: parsing, sentences and their segmentation, words, aspects, and the on-disk store
+of what was computed; no embeddings (``tools/embeddings``), no atomic facts (``nuggets/facts``), no axioms."""
 
 from pyterrier_rag_axioms.tools.text._cache import CACHED_FIELDS, DERIVED_PREFIX, derivation_version
 from pyterrier_rag_axioms.tools.text.analysis import TextAnalysis
@@ -12,13 +12,6 @@ from pyterrier_rag_axioms.tools.text.aspects import (
     normalize_aspect,
     resolve_aspects,
 )
-from pyterrier_rag_axioms.tools.text.facts import (
-    AtomicFact,
-    atomic_facts,
-    atomic_facts_of,
-    in_trec_form,
-    trec_form_problems,
-)
 from pyterrier_rag_axioms.tools.text.segmentation import CITATION_PATTERN, MARKER_PATTERN
 from pyterrier_rag_axioms.tools.text.spacy_model import (
     DEFAULT_SPACY_MODELS,
@@ -30,8 +23,7 @@ from pyterrier_rag_axioms.tools.text.spacy_model import (
 
 __all__ = [
     "CACHED_FIELDS", "CITATION_PATTERN", "DEFAULT_SPACY_MODELS", "DEFERRED_COMPONENTS", "DERIVED_PREFIX",
-    "MARKER_PATTERN", "NAMED_ENTITY_TYPES", "AspectExtraction", "AtomicFact", "atomic_facts", "atomic_facts_of",
-    "in_trec_form", "trec_form_problems", "AspectsArgument", "EntityAspects",
+    "MARKER_PATTERN", "NAMED_ENTITY_TYPES", "AspectExtraction", "AspectsArgument", "EntityAspects",
     "NounChunkAspects", "TextAnalysis", "TextAnalyzer", "derivation_version", "load_spacy_model",
     "normalize_aspect", "resolve_aspects", "resolve_text_analyzer", "spacy_model_identity", "text_analyzer",
 ]

@@ -1,7 +1,7 @@
 """What a :class:`~pyterrier_rag_axioms.tools.text.TextAnalyzer` stores in a persistent cache.
 
 The fields stored per text, how their values are written and read back, and the version of the
-code that derives them (see :mod:`pyterrier_rag_axioms.tools.cache`).
+code that derives them (see :mod:`pyterrier_rag_axioms.runtime.cache`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol
 
-from pyterrier_rag_axioms.tools import cache as model_cache
-from pyterrier_rag_axioms.tools.versions import installed_versions
+from pyterrier_rag_axioms.runtime import cache as model_cache
+from pyterrier_rag_axioms.runtime.versions import installed_versions
 
 
 class CacheableAnalysis(Protocol):
@@ -53,12 +53,14 @@ def derivation_version() -> str:
     """
     text = Path(__file__).parent
     tools = text.parent
+    axioms = tools.parent / "axioms"  # the axioms' own helpers: read as files, never imported
     derived_from = [
         *(text / f"{name}.py" for name in (
             "analysis", "analyzer", "_cache", "aspects", "spacy_model", "words", "long_texts", "segmentation",
-            "syllables", "vocabulary",
+            "vocabulary",
         )),
-        *(tools / f"{name}.py" for name in ("lexical", "readability", "rouge", "terms", "triples")),
+        *(tools / f"{name}.py" for name in ("lexical", "rouge", "terms")),
+        *(axioms / f"_{name}.py" for name in ("readability", "syllables", "triples")),
     ]
     return model_cache.source_fingerprint(*derived_from)
 

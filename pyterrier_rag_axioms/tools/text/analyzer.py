@@ -14,9 +14,9 @@ use, once per text, in one batch over the texts of the request that asked for it
 results as the full pipeline: passages that only need sentences and noun chunks are never run
 through named-entity recognition.
 
-With a cache directory (``TextAnalyzer(cache_dir=...)``, :func:`~pyterrier_rag_axioms.tools.cache.set_cache_dir`
+With a cache directory (``TextAnalyzer(cache_dir=...)``, :func:`~pyterrier_rag_axioms.runtime.cache.set_cache_dir`
 or ``RAG_AXIOMS_CACHE``), the values in :data:`CACHED_FIELDS` persist across processes (see
-:mod:`pyterrier_rag_axioms.tools.cache`): a text whose needed values are all stored is not parsed,
+:mod:`pyterrier_rag_axioms.runtime.cache`): a text whose needed values are all stored is not parsed,
 and when no text needs parsing, spaCy is not even imported.
 """
 
@@ -31,7 +31,7 @@ import numpy as np
 import pyterrier as pt
 
 from pyterrier_rag_axioms.declaration import parameter, parameters
-from pyterrier_rag_axioms.tools import cache as model_cache
+from pyterrier_rag_axioms.runtime import cache as model_cache
 from pyterrier_rag_axioms.tools._shared import SharedTool
 from pyterrier_rag_axioms.tools.text._cache import (
     decode_fields,
@@ -69,7 +69,7 @@ class TextAnalyzer(SharedTool):
     text goes through the whole pipeline at once.
 
     With a cache directory, the values in :data:`CACHED_FIELDS` are stored on disk as they are
-    computed and read back in later processes (see :mod:`pyterrier_rag_axioms.tools.cache`).
+    computed and read back in later processes (see :mod:`pyterrier_rag_axioms.runtime.cache`).
 
     Use :func:`text_analyzer` to get the instance shared by all axioms for a model. An analyzer
     pickles as its configuration and unpickles as the shared analyzer of that configuration in the

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pyterrier_rag_axioms.tools import cache as model_cache
+from pyterrier_rag_axioms.runtime import cache as model_cache
 from pyterrier_rag_axioms.tools.text.faster_components import speed_up_components
 from pyterrier_rag_axioms.tools.text.segmentation import add_segmentation
 

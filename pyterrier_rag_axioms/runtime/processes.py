@@ -3,7 +3,8 @@
 The nugget assigner, the nugget extractor and the run judge give each topic a result that depends on
 that topic alone (its query, its responses, its nuggets), and nearly all their time is model work per topic: spaCy's
 parse, which runs on one core, and the encoder. :func:`map_topics` cuts the topics into groups of
-whole topics, balanced by an estimate of their work, and works on the groups in worker processes
+whole topics, balanced by an estimate of their work (the package's one split,
+:func:`~pyterrier_rag_axioms.runtime.topics.topic_groups`), and works on the groups in worker processes
 forked from the caller (Linux), each on one core, so that every core parses and encodes all the
 time. The workers inherit what the caller has loaded (the spaCy model, the frames) and the work
 itself (through :class:`~concurrent.futures.ProcessPoolExecutor`'s initializer: nothing is shared
@@ -13,7 +14,8 @@ only on its topic (tested for the three).
 
 - How many: the ``processes`` parameter of :class:`~pyterrier_rag_axioms.nuggets.NuggetAssigner`,
   :class:`~pyterrier_rag_axioms.nuggets.NuggetExtractor` and :class:`~pyterrier_rag_axioms.PreferenceModel`
-  (its :meth:`~pyterrier_rag_axioms.PreferenceModel.scores`); by default the cores this process may
+  (its :meth:`~pyterrier_rag_axioms.PreferenceModel.scores`), which call :func:`map_topics` through
+  :meth:`~pyterrier_rag_axioms.runtime.by_topic.ByTopic.by_topic`; by default the cores this process may
   use, at most :data:`MAX_PROCESSES`. ``processes=1`` works in the caller's process.
 - Serial anyway: one topic, a platform without ``fork`` (macOS and Windows, where forking a process
   with loaded models is unsafe), inside a worker (of this module, of ``.parallel``, of Ray), or
@@ -26,7 +28,8 @@ only on its topic (tested for the three).
   SIGTERM sent from outside.
 - No worker outlives its caller: the kernel kills the workers of a caller that ends, however it
   ends (SIGTERM, SIGHUP, SIGKILL; Linux's ``PR_SET_PDEATHSIG``).
-- ``.parallel(N)`` (:mod:`~pyterrier_rag_axioms.parallel`) is for more machines; its workers work serially.
+- ``.parallel(N)`` (:meth:`~pyterrier_rag_axioms.runtime.by_topic.ByTopic.parallel`) is for more machines; its
+  workers work serially.
 """
 
 from __future__ import annotations
@@ -39,12 +42,10 @@ import warnings
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
-from pyterrier_rag_axioms.tools import threads
-
-if TYPE_CHECKING:
-    import pandas as pd
+from pyterrier_rag_axioms.runtime import threads
+from pyterrier_rag_axioms.runtime.topics import topic_groups
 
 R = TypeVar("R")
 
@@ -89,27 +90,6 @@ def worker_count(processes: int | None, topics: int) -> int:
     wanted = min(threads.usable_cores(), MAX_PROCESSES) if processes is None else processes
     count = min(wanted, topics)
     return count if count > 1 else 0
-
-
-def response_characters(responses: pd.DataFrame, topics: Sequence[Hashable]) -> list[int]:
-    """The characters of each topic's distinct responses: an estimate of the topic's work."""
-    characters = responses.groupby("qid", sort=False)["response"].agg(lambda texts: sum(map(len, set(texts))))
-    return [int(characters.get(topic, 0)) for topic in topics]
-
-
-def topic_groups(topics: Sequence[Hashable], weights: Sequence[float], groups: int) -> list[list[Hashable]]:
-    """``topics`` cut into at most ``groups`` runs of neighbouring topics of about equal weight, heaviest first."""
-    total = float(sum(weights)) or 1.0
-    cut: list[list[Hashable]] = [[]]
-    cut_weights = [0.0]
-    for topic, weight in zip(topics, weights):
-        if cut[-1] and cut_weights[-1] + weight / 2 > total / groups and len(cut) < groups:
-            cut.append([])
-            cut_weights.append(0.0)
-        cut[-1].append(topic)
-        cut_weights[-1] += weight
-    order = sorted(range(len(cut)), key=lambda position: -cut_weights[position])
-    return [cut[position] for position in order]
 
 
 class _Forks:
@@ -159,7 +139,7 @@ def _start_worker(work: Callable[[list[Hashable], bool], object], held: Any, par
 
 
 def _run(index: int, group: list[Hashable]) -> object:
-    from pyterrier_rag_axioms.tools.cache import flush_caches
+    from pyterrier_rag_axioms.runtime.cache import flush_caches
 
     _given["held"][index] = os.getpid()
     result = _given["work"](group, False)
@@ -262,7 +242,10 @@ def map_topics(
 
     if prepare is not None:
         prepare()
-    groups = topic_groups(topics, weights, workers * GROUPS_PER_PROCESS)
+    weight = dict(zip(topics, weights))
+    groups = sorted(  # the heaviest first, so that no worker starts a heavy group last
+        topic_groups(topics, weights, workers * GROUPS_PER_PROCESS), key=lambda group: -sum(weight[t] for t in group)
+    )
     forks = _Forks()
     held = forks.Array("q", len(groups), lock=False)  # the worker that took each group, by its pid
     executor = ProcessPoolExecutor(

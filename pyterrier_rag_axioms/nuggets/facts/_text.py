@@ -1,4 +1,4 @@
-"""What the atomic-fact splitter (:mod:`~pyterrier_rag_axioms.tools.text.facts`) reads and gives:
+"""What the atomic-fact splitter (:mod:`~pyterrier_rag_axioms.nuggets.facts.splitting`) reads and gives:
 the text made readable with every offset kept, the facts of scripts it cannot parse, and the fact."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pyterrier_rag_axioms.tools.text._fact_rules import clean_statement, plain_statement
+from pyterrier_rag_axioms.nuggets.facts._rules import clean_statement, plain_statement
 
 
 @dataclass(frozen=True)

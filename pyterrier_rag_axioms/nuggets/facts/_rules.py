@@ -2,7 +2,7 @@
 
 :func:`clean_statement` takes citation markers, Markdown, source notes, opening discourse markers,
 hedges, heading prefixes and debris off a statement; :func:`trec_form_problems` names what keeps a
-nugget from TREC's form. :mod:`~pyterrier_rag_axioms.tools.text.facts` cuts texts with the parse
+nugget from TREC's form. :mod:`~pyterrier_rag_axioms.nuggets.facts.splitting` cuts texts with the parse
 and cleans each fact here.
 """
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from pyterrier_rag_axioms.tools.text import AtomicFact, atomic_facts, atomic_facts_of, in_trec_form, trec_form_problems
+from pyterrier_rag_axioms.nuggets.facts import (
+    AtomicFact,
+    atomic_facts,
+    atomic_facts_of,
+    in_trec_form,
+    trec_form_problems,
+)
 
 
 def texts(text: str, **kwargs) -> list[str]:

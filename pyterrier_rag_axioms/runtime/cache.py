@@ -30,7 +30,7 @@ A cache that cannot be used (damaged, locked by another process, under a file) r
 disk, a read-only folder, ``/proc``, a dangling link) is a :class:`CacheUnwritable`: a tool that
 meets it mid-run says so in one line on stderr, naming the database, and goes on without the cache
 (so does a command at start-up). Each namespace records when it was last used, so that
-:func:`~pyterrier_rag_axioms.tools.cache_upkeep.prune` can remove what no
+:func:`~pyterrier_rag_axioms.runtime.cache_upkeep.prune` can remove what no
 version uses any more (``rag-axioms cache --prune``).
 """
 

@@ -1,6 +1,6 @@
 """How many cores a process may use; torch and BLAS on one thread where their threads would wait more than work.
 
-A worker process of split topics (:mod:`~pyterrier_rag_axioms.processes`) has one core of
+A worker process of split topics (:mod:`~pyterrier_rag_axioms.runtime.processes`) has one core of
 its own: :func:`usable_cores` says so to the encoders, so that no worker starts threads for the
 cores of the others.
 
@@ -18,7 +18,7 @@ import os
 import sys
 from collections.abc import Iterator
 
-#: Whether this process is a worker of :func:`~pyterrier_rag_axioms.processes.map_topics`,
+#: Whether this process is a worker of :func:`~pyterrier_rag_axioms.runtime.processes.map_topics`,
 #: which has one core of its own.
 _worker = False
 

@@ -1,7 +1,7 @@
 """Keeping a model-work cache usable and small: a check at start-up, a summary, and pruning.
 
 :func:`check_cache` tries, before any work, what a run will do with the cache (open it, read it,
-take the write lock) and raises a :class:`~pyterrier_rag_axioms.tools.cache.CacheError` naming the
+take the write lock) and raises a :class:`~pyterrier_rag_axioms.runtime.cache.CacheError` naming the
 database and what is wrong, so that a damaged, read-only, locked or full cache is one clear line
 at start-up rather than an error after all the work. :func:`prune` removes the entries of
 namespaces (a model, configuration and version of the code and libraries) that were not used for
@@ -18,7 +18,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from pyterrier_rag_axioms.tools.cache import DATABASE_NAME, cache_error, model_work_cache
+from pyterrier_rag_axioms.runtime.cache import DATABASE_NAME, cache_error, model_work_cache
 
 #: Environment variable: seconds the start-up check waits for a cache that another process holds.
 TIMEOUT_VARIABLE = "RAG_AXIOMS_CACHE_TIMEOUT"
@@ -43,7 +43,7 @@ def check_cache(directory: str | os.PathLike, *, timeout: float | None = None) -
         CacheError: the directory cannot be made, the database is damaged, or another process holds
             its lock longer than ``timeout`` seconds (``$RAG_AXIOMS_CACHE_TIMEOUT``, default 10);
             the message names the database and the way out. A
-            :class:`~pyterrier_rag_axioms.tools.cache.CacheUnwritable` where it cannot be written
+            :class:`~pyterrier_rag_axioms.runtime.cache.CacheUnwritable` where it cannot be written
             (a full disk, a read-only folder, ``/proc``, a dangling link).
     """
     cache = model_work_cache(directory)

@@ -1,13 +1,13 @@
 """The syntactic rules of atomic facts: a reporting frame taken off, coordinated clauses and
 enumerations cut apart, on the dependency parse of one sentence (see
-:mod:`~pyterrier_rag_axioms.tools.text.facts`). A part is a set of token indices."""
+:mod:`~pyterrier_rag_axioms.nuggets.facts.splitting`). A part is a set of token indices."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from pyterrier_rag_axioms.tools.text._fact_rules import REPORTING_VERBS
+from pyterrier_rag_axioms.nuggets.facts._rules import REPORTING_VERBS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -61,15 +61,19 @@ def _kind(token: Token) -> str:
     return {"PROPN": "NOUN", "NUM": "NOUN", "PRON": "NOUN", "AUX": "VERB", "ADV": "ADJ"}.get(token.pos_, token.pos_)
 
 
-class SyntaxRules:
-    """The rules, for a splitter with a parsed ``doc`` and a word count of token sets (``words``)."""
+class Syntax:
+    """The rules on one parsed text: its ``doc`` and which of its tokens are words (``is_word``), which
+    decide whether a part is too small to stand alone."""
 
-    doc: Doc
+    def __init__(self, doc: Doc, is_word: Sequence[bool]) -> None:
+        self.doc = doc
+        self.is_word = is_word
 
     def words(self, indices: Sequence[int]) -> int:
-        raise NotImplementedError
+        """How many of some tokens are words."""
+        return sum(bool(self.is_word[index]) for index in indices)
 
-    def _without_attribution(self, root: Token, allowed: set[int]) -> tuple[Token | None, set[int]]:
+    def without_attribution(self, root: Token, allowed: set[int]) -> tuple[Token | None, set[int]]:
         """The root and tokens without a reporting frame ("Studies show that X" gives X, "According
         to Y, X" gives X); no root where the sentence is a hedge with no fact."""
         for child in root.children:
@@ -90,7 +94,7 @@ class SyntaxRules:
                 return None, allowed  # "Some research has shown."
         return root, allowed
 
-    def _clauses(self, root: Token, allowed: set[int]) -> list[list[int]]:
+    def clauses(self, root: Token, allowed: set[int]) -> list[list[int]]:
         """One token set per coordinated clause (see the module), or the whole where a part is too small."""
         heads = [root]
         for head in heads:
@@ -100,7 +104,7 @@ class SyntaxRules:
                 if c.pos_ in ("VERB", "AUX")
                 and c.i in allowed
                 and c.i > head.i
-                and (c.dep_ in ("conj", "parataxis") or c.dep_ == "ccomp" and self._after_colon(c))
+                and (c.dep_ in ("conj", "parataxis") or c.dep_ == "ccomp" and self.after_colon(c))
             )
         if len(heads) == 1 or any(_stranded(head) for head in heads):
             return [sorted(allowed)]  # one clause, or one whose preposition's object is another's ("search for or get")
@@ -113,13 +117,13 @@ class SyntaxRules:
                     own -= spans[other.i]
             own -= {c.i for c in head.children if c.dep_ in ("cc", "preconj") and c.lower_ not in _NEGATING}
             if head is not root and not any(c.dep_ in SUBJECTS for c in head.children):
-                own |= self._borrowed(head, root, allowed)
+                own |= self.borrowed(head, root, allowed)
             pieces.append(sorted(own))
         if any(self.words(piece) < 3 for piece in pieces):
             return [sorted(allowed)]
         return pieces
 
-    def _asides(self, piece: list[int]) -> list[list[int]]:
+    def asides(self, piece: list[int]) -> list[list[int]]:
         """A clause without its asides: a participle clause after a comma (", demonstrating that
         ...") and a purpose clause that closes a long fact ("... to inform others") are dropped; a
         relative clause after a comma (", which regulates X") becomes a fact of its own about the
@@ -163,12 +167,12 @@ class SyntaxRules:
                     extras.append(sorted(noun | span - relative))
         return [sorted(allowed), *extras]
 
-    def _after_colon(self, head: Token) -> bool:
+    def after_colon(self, head: Token) -> bool:
         """Whether a clause follows a colon or semicolon ("X: Y"), as a clause of its own."""
         first = min(subtree(head))
         return first > 0 and self.doc[first - 1].text in (":", ";")
 
-    def _borrowed(self, head: Token, root: Token, allowed: set[int]) -> set[int]:
+    def borrowed(self, head: Token, root: Token, allowed: set[int]) -> set[int]:
         """The subject (and, for a verb without auxiliaries, the auxiliaries and negation) of the
         clause a coordinated clause without a subject continues."""
         parent = head.head
@@ -186,7 +190,7 @@ class SyntaxRules:
             }
         return borrowed
 
-    def _enumerated(self, piece: list[int], depth: int = 1) -> list[list[int]]:
+    def enumerated(self, piece: list[int], depth: int = 1) -> list[list[int]]:
         """One token set per item of the first enumeration in an object or complement (see the module)."""
         allowed = set(piece)
         for token in (self.doc[i] for i in piece):
@@ -229,6 +233,6 @@ class SyntaxRules:
             rest = allowed - region
             found = [sorted(rest | part) for part in parts]
             if depth > 1:
-                found = [deeper for part in found for deeper in self._enumerated(part, depth - 1)]
+                found = [deeper for part in found for deeper in self.enumerated(part, depth - 1)]
             return found
         return [piece]

@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pyterrier_rag_axioms.io import atomic_write
-from pyterrier_rag_axioms.tools.versions import installed_versions
+from pyterrier_rag_axioms.runtime.versions import installed_versions
 
 #: The lock file a build holds, in the model's folder.
 LOCK_NAME = ".build.lock"
@@ -76,7 +76,7 @@ def build_versions(packages: tuple[str, ...]) -> dict[str, str | None]:
 def model_folder(model_path: Path, parent: Path, *, packages: tuple[str, ...], version: int) -> Path:
     """The folder of a model's built files in ``parent``: named by a fingerprint of the model's files,
     the versions of the ``packages`` that build them and how they are built (``version``)."""
-    from pyterrier_rag_axioms.tools.cache import file_fingerprint, namespace_of
+    from pyterrier_rag_axioms.runtime.cache import file_fingerprint, namespace_of
 
     files = {
         str(path.relative_to(model_path)): file_fingerprint(path)

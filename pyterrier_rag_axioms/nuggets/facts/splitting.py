@@ -47,7 +47,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pyterrier_rag_axioms.tools.text._fact_rules import (
+from pyterrier_rag_axioms.nuggets.facts._rules import (
     GENERIC_WORDS,
     META_STATEMENT,
     REPORTING_VERBS,
@@ -56,9 +56,9 @@ from pyterrier_rag_axioms.tools.text._fact_rules import (
     plain_statement,
     trec_form_problems,
 )
-from pyterrier_rag_axioms.tools.text._fact_syntax import SUBJECTS as _SUBJECTS
-from pyterrier_rag_axioms.tools.text._fact_syntax import SyntaxRules, subtree
-from pyterrier_rag_axioms.tools.text._fact_text import AtomicFact, _is_unspaced, _sentence_facts, readable_text
+from pyterrier_rag_axioms.nuggets.facts._syntax import SUBJECTS as _SUBJECTS
+from pyterrier_rag_axioms.nuggets.facts._syntax import Syntax, subtree
+from pyterrier_rag_axioms.nuggets.facts._text import AtomicFact, _is_unspaced, _sentence_facts, readable_text
 from pyterrier_rag_axioms.tools.text.words import lemma
 
 if TYPE_CHECKING:
@@ -139,7 +139,7 @@ def _terms(analysis: TextAnalysis, tokens: Sequence[Token]) -> frozenset[str]:
     )
 
 
-class _Splitter(SyntaxRules):
+class _Splitter:
     """The rules of the module, applied to one analysed text."""
 
     def __init__(self, analysis: TextAnalysis, query_terms: frozenset[str], analyzer: TextAnalyzer):
@@ -148,6 +148,7 @@ class _Splitter(SyntaxRules):
         self.doc = analysis.lemmatized
         self.query_terms = query_terms
         self.is_word = analysis.is_word
+        self.syntax = Syntax(self.doc, self.is_word)  # the clause and enumeration rules on this parse
         self.hidden = analysis.citations | analysis.links | analysis.formatting | analysis.markup
         self.antecedent: _Subject | None = None  # the last sentence's subject
 
@@ -177,7 +178,7 @@ class _Splitter(SyntaxRules):
         return text, offsets
 
     def words(self, indices: Sequence[int]) -> int:
-        return sum(bool(self.is_word[index]) for index in indices)
+        return self.syntax.words(indices)
 
     # --- the text ------------------------------------------------------------------------------
 
@@ -336,14 +337,14 @@ class _Splitter(SyntaxRules):
             return [kept]
         has_subject = any(child.dep_ in _SUBJECTS for child in root.children)
         if lead_in is not None and not (root.pos_ in ("VERB", "AUX") and has_subject):
-            return [[*lead_in, *piece] for piece in self._enumerated(kept)]
-        root, allowed = self._without_attribution(root, allowed)
+            return [[*lead_in, *piece] for piece in self.syntax.enumerated(kept)]
+        root, allowed = self.syntax.without_attribution(root, allowed)
         if root is None:
             return []
         pieces = []
-        for clause in self._clauses(root, allowed):
-            for part in self._asides(clause):
-                pieces.extend(self._enumerated(part, depth=2))
+        for clause in self.syntax.clauses(root, allowed):
+            for part in self.syntax.asides(clause):
+                pieces.extend(self.syntax.enumerated(part, depth=2))
         return pieces
 
     # --- one fact ------------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from pyterrier_rag_axioms.axioms._syllables import syllable_count
 from pyterrier_rag_axioms.tools.text import TextAnalysis
-from pyterrier_rag_axioms.tools.text.syllables import syllable_count
 
 __all__ = ["flesch_reading_ease", "syllable_count"]
 
@@ -13,7 +13,7 @@ def flesch_reading_ease(analysis: TextAnalysis, *, language: str = "en_US") -> f
 
     Words are the analysis's words (no punctuation, citation or line markers), sentences its
     sentences (lines and list items count as sentences); syllables are counted as spoken (see
-    :mod:`~pyterrier_rag_axioms.tools.text.syllables`), with Pyphen's ``language`` hyphenation for
+    :mod:`~pyterrier_rag_axioms.axioms._syllables`), with Pyphen's ``language`` hyphenation for
     words the pronunciation dictionary does not know.
     """
     words = analysis.word_texts
