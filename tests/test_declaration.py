@@ -173,9 +173,9 @@ NOT_DECLARED = {
     "tools.embeddings.torch_encoder.TorchSentenceEncoder": "pending: encoder backends (built by SentenceSimilarity)",
     # Not configured by users.
     "tools._shared.SharedTool": "the base of the shared tools, with no parameters",
-    "parallel.workers.QueryParallelTransformer": "pyterrier-alpha's constructor, built by .parallel(N)",
+    "runtime._alpha.QueryParallelTransformer": "pyterrier-alpha's constructor, built by .parallel(N)",
     "axioms.pool.PoolLabel": "how a pool axiom's repr shows a fixed pool",
-    "tools.cache.ModelWorkCache": "a handle on an open cache directory, made by model_work_cache()",
+    "runtime.cache.ModelWorkCache": "a handle on an open cache directory, made by model_work_cache()",
     "tools.terms.TermProfile": "the terms of one text: a result, not a configuration",
     "tools.text.faster_components.WordList": "a list of words for spaCy, with a set beside it",
 }
