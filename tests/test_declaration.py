@@ -165,7 +165,6 @@ def test_bounds_are_checked_once_from_the_field(arguments, message):
 #: Classes left with a constructor of their own, and why. A class converted to a declaration leaves the list.
 NOT_DECLARED = {
     # Being rewritten around encoder backends; they keep their configuration tuple (or constructor) until then.
-    "tools.embeddings.similarity.SentenceSimilarity": "pending: encoder backends",
     "tools.term_similarity.EmbeddingTermSimilarity": "pending: encoder backends",
     "tools.term_similarity.FunctionTermSimilarity": "pending: encoder backends",
     "tools.embeddings.onnx_encoder.OnnxSentenceEncoder": "pending: encoder backends (built by SentenceSimilarity)",

