@@ -235,11 +235,6 @@ def same_number(value: float, others: tuple[float, ...]) -> bool:
 LONG_NUGGET_WORDS = 12
 
 
-def is_long_nugget(analysis: TextAnalysis) -> bool:
-    """Whether a nugget has more than :data:`LONG_NUGGET_WORDS` words."""
-    return int(analysis.is_word.sum()) > LONG_NUGGET_WORDS
-
-
 def nugget_parts(analyses: list[TextAnalysis], analyzer) -> dict[str, tuple[str, ...]]:
     """The parts each nugget is assigned by: its atomic facts
     (:func:`~pyterrier_rag_axioms.nuggets.facts.splitting.atomic_facts_of`) where it is long (more than
@@ -247,7 +242,7 @@ def nugget_parts(analyses: list[TextAnalysis], analyzer) -> dict[str, tuple[str,
     from pyterrier_rag_axioms.nuggets.facts.splitting import atomic_facts_of
 
     parts = {analysis.text: (analysis.text,) for analysis in analyses}
-    long = [analysis.text for analysis in analyses if is_long_nugget(analysis)]
+    long = [analysis.text for analysis in analyses if int(analysis.is_word.sum()) > LONG_NUGGET_WORDS]
     for text, facts in zip(long, atomic_facts_of(long, analyzer=analyzer) if long else []):
         texts = tuple(dict.fromkeys(fact.text for fact in facts))
         if len(texts) > 1:

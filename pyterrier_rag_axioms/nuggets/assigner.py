@@ -173,11 +173,10 @@ class NuggetAssigner(ByTopic, pt.Transformer):
         by_qid = dict(list(self.nugget_frame[self.nugget_frame["qid"].isin(topics)].groupby("qid", sort=False)))
         # nuggets apart from answers and queries: only a nugget's named entities are read, so only
         # the nuggets' parse goes on to named-entity recognition
-        nugget_analyses = self.text_analyzer.analyse(
-            dict.fromkeys(text for qid in topics for text in by_qid[qid]["nugget"])
+        parts = nugget_parts(
+            self.text_analyzer.analyse(dict.fromkeys(text for qid in topics for text in by_qid[qid]["nugget"])),
+            self.text_analyzer,
         )
-        parts = nugget_parts(nugget_analyses, self.text_analyzer)
-        long_nuggets = {text for text, facts in parts.items() if len(facts) > 1}  # passage extracts
         part_texts = dict.fromkeys(part for found in parts.values() for part in found)
         nugget_evidence: dict[str, TextEvidence] = {
             analysis.text: text_evidence(analysis) for analysis in self.text_analyzer.analyse(part_texts)
@@ -199,7 +198,7 @@ class NuggetAssigner(ByTopic, pt.Transformer):
                 self.encoder.embed,
             )
             ends = np.cumsum([len(nugget) for nugget in topic_parts])
-            long = [nugget for nugget in by_qid[qid]["nugget"] if nugget in long_nuggets]
+            long = [nugget for nugget, facts in zip(by_qid[qid]["nugget"], topic_parts) if len(facts) > 1]
             support = iter(
                 self.support_model.probabilities(
                     [nugget for _ in answers for nugget in long], [text for text in answers for _ in long]
@@ -209,10 +208,10 @@ class NuggetAssigner(ByTopic, pt.Transformer):
             )
             for text, pairs in zip(answers, found):
                 pairs_of[(qid, text)] = [
-                    PartsEvidence(tuple(pairs[end - len(facts) : end]), support=float(next(support)))
-                    if nugget in long_nuggets
-                    else pairs[end - 1]
-                    for nugget, facts, end in zip(by_qid[qid]["nugget"], topic_parts, ends)
+                    pairs[end - 1]
+                    if len(facts) == 1
+                    else PartsEvidence(tuple(pairs[end - len(facts) : end]), support=float(next(support)))
+                    for facts, end in zip(topic_parts, ends)
                 ]
         return pairs_of
 
