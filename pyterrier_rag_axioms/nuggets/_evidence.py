@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pyterrier_rag_axioms.tools.text.spacy_model import NAMED_ENTITY_TYPES
-from pyterrier_rag_axioms.tools.text.words import is_negated, lemma
+from pyterrier_rag_axioms.tools.text.vocabulary import is_stop_word
+from pyterrier_rag_axioms.tools.text.words import content_lemma, is_negated, lemma
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -179,7 +180,7 @@ def _term(token: Token) -> str:
     value = _token_value(token.text) if token.pos_ == "NUM" or token.text[:1].isdigit() else None
     if value is not None:
         return f"{value:g}"
-    return "" if token.is_stop else lemma(token).strip()
+    return content_lemma(token).strip()
 
 
 def content_lemmas(tokens: list[Token], is_word) -> frozenset[str]:
@@ -208,7 +209,7 @@ def text_evidence(analysis: TextAnalysis, *, entities: bool = True) -> TextEvide
     tokens = [token for token in doc if is_word[token.i]]
     words = frozenset(token.lower_ for token in tokens) | frozenset(lemma(token) for token in tokens)
     named = tuple(
-        frozenset(token.lower_ for token in entity if is_word[token.i] and not token.is_stop)
+        frozenset(token.lower_ for token in entity if is_word[token.i] and not is_stop_word(token.lower_))
         for entity in (doc.ents if entities else ())
         if entity.label_ in NAMED_ENTITY_TYPES
     )

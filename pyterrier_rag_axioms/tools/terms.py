@@ -26,7 +26,7 @@ from pyterrier_rag_axioms.declaration import parameter, parameters
 from pyterrier_rag_axioms.runtime.cache import derived_key
 from pyterrier_rag_axioms.tools._shared import SharedTool
 from pyterrier_rag_axioms.tools.text import TextAnalysis, TextAnalyzer, resolve_text_analyzer
-from pyterrier_rag_axioms.tools.text.vocabulary import porter_version, stem
+from pyterrier_rag_axioms.tools.text.vocabulary import is_stop_word, porter_version, stem
 from pyterrier_rag_axioms.tools.text.words import lemma
 
 if TYPE_CHECKING:
@@ -122,7 +122,7 @@ class TermExtractor(SharedTool):
 
     def _is_stop_word(self, token: Token) -> bool:
         if self.stop_words is True:
-            return token.is_stop
+            return is_stop_word(token.lower_)
         if self.stop_words is False:
             return False
         return token.lower_ in self.stop_words

@@ -42,3 +42,20 @@ def test_the_form_check_compares_stems_of_content_words():
     # "buying" restates "buy" (one new word left): the nugget restates the query
     assert trec_form_problems("Buying houses.", "Why buy a house?") == ["restates the query"]
     assert trec_form_problems("Buying houses in Zürich.", "Why buy a house?") == []  # "z" and "rich"
+
+
+def test_parsed_tokens_follow_the_same_stop_word_rule():
+    import pathlib
+
+    import pyterrier_rag_axioms
+    from pyterrier_rag_axioms.tools.text import TextAnalyzer
+    from pyterrier_rag_axioms.tools.text.vocabulary import is_stop_word
+    from pyterrier_rag_axioms.tools.text.words import content_lemma
+
+    analysis = TextAnalyzer().analyse(["The kidneys of the patients were never checked, and three were not."])[0]
+    assert analysis.terms == ["kidney", "patient", "check"]
+    assert [content_lemma(token) for token in analysis.lemmatized][:3] == ["", "kidney", ""]
+    assert is_stop_word("The") and is_stop_word("three") and not is_stop_word("kidneys")
+    # one rule: no module asks spaCy's own stop-word flag
+    package = pathlib.Path(pyterrier_rag_axioms.__file__).parent
+    assert not [path.name for path in package.rglob("*.py") if ".is_stop " in path.read_text() + " "]

@@ -59,7 +59,7 @@ from pyterrier_rag_axioms.nuggets.facts._rules import (
 from pyterrier_rag_axioms.nuggets.facts._syntax import SUBJECTS as _SUBJECTS
 from pyterrier_rag_axioms.nuggets.facts._syntax import Syntax, subtree
 from pyterrier_rag_axioms.nuggets.facts._text import AtomicFact, _is_unspaced, _sentence_facts, readable_text
-from pyterrier_rag_axioms.tools.text.words import lemma
+from pyterrier_rag_axioms.tools.text.words import content_lemma
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -134,9 +134,7 @@ def atomic_facts_of(
 def _terms(analysis: TextAnalysis, tokens: Sequence[Token]) -> frozenset[str]:
     """The content terms (lower-cased lemmas of words that are no stop words) of some tokens."""
     is_word = analysis.is_word
-    return frozenset(
-        lemma(token) for token in tokens if is_word[token.i] and not token.is_stop and token.lemma_.strip()
-    )
+    return frozenset(term for token in tokens if is_word[token.i] and (term := content_lemma(token)))
 
 
 class _Splitter:

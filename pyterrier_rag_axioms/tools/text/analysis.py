@@ -23,7 +23,7 @@ from pyterrier_rag_axioms.tools.text.segmentation import (
 from pyterrier_rag_axioms.tools.text.spacy_model import (
     NAMED_ENTITY_TYPES,
 )
-from pyterrier_rag_axioms.tools.text.words import aspect_text, lemma, sentence_spans, word_mask
+from pyterrier_rag_axioms.tools.text.words import aspect_text, content_lemma, sentence_spans, word_mask
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
@@ -242,11 +242,7 @@ class TextAnalysis:
     @cached_property
     def terms(self) -> list[str]:
         """Lower-cased lemmas of the words that are no stop words, in text order."""
-        return [
-            lemma(token)
-            for token in self.lemmatized
-            if self.is_word[token.i] and not token.is_stop and token.lemma_.strip()
-        ]
+        return [term for token in self.lemmatized if self.is_word[token.i] and (term := content_lemma(token))]
 
     def _aspect_text(self, span: Span) -> str:
         """A span's text without citation and line markers, lower-cased, whitespace collapsed."""

@@ -1,5 +1,5 @@
 """Content words and stems of a text that needs no parse: the one stop-word list (spaCy's English stop
-words), the one content-word rule and the one stemmer of the package.
+words), the one content-word rule (:func:`is_stop_word`) and the one stemmer of the package.
 
 A content word is a lower-cased word of a text that is no stop word. What counts as a word is the one
 thing the callers choose: Unicode letters and digits, citation markers left out (:data:`WORD`, for the
@@ -41,6 +41,14 @@ def stop_words() -> frozenset[str]:
     return frozenset(STOP_WORDS)
 
 
+def is_stop_word(word: str) -> bool:
+    """Whether a word is a stop word (:func:`stop_words`, compared lower-cased): the one rule of what is no
+    content word, for texts (:func:`content_words`) and parsed tokens
+    (:func:`~pyterrier_rag_axioms.tools.text.words.content_lemma`) alike. spaCy's ``Token.is_stop`` gives the
+    same answer for English."""
+    return word.lower() in stop_words()
+
+
 def words(text: str) -> list[str]:
     """The lower-cased words of a text (:data:`WORD`), without citation markers such as ``[0,1]``."""
     return WORD.findall(CITATION_PATTERN.sub(" ", text).lower())
@@ -58,7 +66,7 @@ def content_words(text: str, *, rule: WordRule = "unicode") -> list[str]:
         found = [word.lower() for word in ASCII_WORD.findall(text)]
     else:
         raise ValueError(f"content_words: rule must be 'unicode' or 'ascii', not {rule!r}")
-    stop = stop_words()
+    stop = stop_words()  # the rule of is_stop_word, on words lower-cased already
     return [word for word in found if word not in stop]
 
 
@@ -95,4 +103,7 @@ def stem(word: str, *, rule: StemRule = "porter") -> str:
     raise ValueError(f"stem: rule must be one of {STEM_RULES}, not {rule!r}")
 
 
-__all__ = ["ASCII_WORD", "STEM_RULES", "WORD", "content_words", "porter_version", "stem", "stop_words", "words"]
+__all__ = [
+    "ASCII_WORD", "STEM_RULES", "WORD", "content_words", "is_stop_word", "porter_version", "stem", "stop_words",
+    "words",
+]

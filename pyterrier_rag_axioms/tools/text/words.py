@@ -16,6 +16,7 @@ import numpy as np
 
 from pyterrier_rag_axioms.tools.text.aspects import normalize_aspect
 from pyterrier_rag_axioms.tools.text.segmentation import MARKER_PATTERN
+from pyterrier_rag_axioms.tools.text.vocabulary import is_stop_word
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
@@ -46,6 +47,15 @@ def lemma(token: Token) -> str:
     if token.pos_ in ("NOUN", "PROPN") and token.lower_ in PLURAL_LEMMAS:
         return PLURAL_LEMMAS[token.lower_]
     return token.lemma_.lower()
+
+
+def content_lemma(token: Token) -> str:
+    """A word's content term: its lower-cased lemma (:func:`lemma`), or ``""`` for a stop word
+    (:func:`~pyterrier_rag_axioms.tools.text.vocabulary.is_stop_word`, the package's one rule) and a blank
+    lemma. Whether the token is a word at all is the caller's mask (:func:`word_mask`)."""
+    if is_stop_word(token.lower_) or not token.lemma_.strip():
+        return ""
+    return lemma(token)
 
 
 def word_mask(doc: Doc, citations: np.ndarray, markup: np.ndarray) -> np.ndarray:
