@@ -162,6 +162,41 @@ def test_bounds_are_checked_once_from_the_field(arguments, message):
     assert Members("a", share=0, count=3).count == 3
 
 
+@parameters
+class Renamed:
+    """A declared object whose parameter had other names: one still taken for now, one refused."""
+
+    new: int = parameter(1, deprecated=("old",), formerly=("older",))
+
+
+@parameters
+class Labelled:
+    """A declared object with a value shown by another parameter."""
+
+    function: object = parameter(REQUIRED, positional=True, shown_for=lambda owner, function: f"{owner.label}()")
+    label: str = parameter("f", in_repr=False)
+
+    __repr__ = declared_repr
+
+
+def test_a_deprecated_name_is_taken_with_a_warning_and_a_former_one_refused():
+    with pytest.warns(DeprecationWarning, match="^Renamed: old= is now called new=$") as caught:
+        assert Renamed(old=2).new == 2
+    assert caught[0].filename == __file__  # the warning points at the caller
+    assert "old" not in inspect.signature(Renamed).parameters
+    with pytest.raises(TypeError, match="^Renamed: old= is now called new=; pass new= alone$"):
+        Renamed(old=2, new=3)
+    with pytest.raises(TypeError, match="^Renamed: older= is now called new=; pass new=2$"):
+        Renamed(older=2)
+
+
+def test_a_value_may_show_by_the_other_parameters():
+    assert repr(Labelled(len, label="g")) == "Labelled('g()')" and repr(Labelled(len)) == "Labelled('f()')"
+    assert saved_arguments(Labelled(len, label="g")) == {"function": "g()", "label": "g"}
+    with pytest.raises(ValueError, match="give shown or shown_for, not both"):
+        parameter(None, shown=str, shown_for=lambda owner, value: value)
+
+
 #: Classes left with a constructor of their own, and why. A class converted to a declaration leaves the list.
 NOT_DECLARED = {
     # Being rewritten around encoder backends; they keep their configuration tuple (or constructor) until then.

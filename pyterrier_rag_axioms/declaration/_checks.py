@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import numbers
+import warnings
 from collections.abc import Iterable
 from typing import Any
 
@@ -71,6 +72,22 @@ def resolve_parameters(owner: Any) -> None:
         resolve = field.metadata.get("resolve")
         if resolve is not None:
             object.__setattr__(owner, field.name, resolve(owner, getattr(owner, field.name)))
+
+
+def deprecated_keywords(owner: Any, keywords: dict[str, Any], aliases: dict[str, str]) -> dict[str, Any]:
+    """``keywords`` with each deprecated name of ``aliases`` (old name: parameter) given under its parameter's,
+    with a ``DeprecationWarning`` (``owner: old= is now called new=``) pointing at the constructor's caller;
+    a ``TypeError`` where both names are given. The declared constructor calls it."""
+    label = label_of(owner)
+    renamed = dict(keywords)
+    for old, new in aliases.items():
+        if old not in renamed:
+            continue
+        if new in renamed:
+            raise TypeError(f"{label}: {old}= is now called {new}=; pass {new}= alone")
+        warnings.warn(f"{label}: {old}= is now called {new}=", DeprecationWarning, stacklevel=3)
+        renamed[new] = renamed.pop(old)
+    return renamed
 
 
 def unaccepted_arguments(owner: Any, signature: inspect.Signature, positional: tuple, keywords: dict) -> str | None:

@@ -22,10 +22,14 @@ def default_value(owner: Any, field: dataclasses.Field) -> Any:
 
 
 def shown_value(owner: Any, field: dataclasses.Field, value: Any) -> Any:
-    """How a stored value shows in ``repr`` and files: by its ``shown``, a tool by its name, else as itself."""
+    """How a stored value shows in ``repr`` and files: by its ``shown`` (or ``shown_for``), a tool by its name,
+    else as itself."""
     show = field.metadata.get("shown")
     if show is not None:
         return show(value)
+    show_for = field.metadata.get("shown_for")
+    if show_for is not None:
+        return show_for(owner, value)
     if field.metadata.get("role") == TOOL:
         try:
             return tool_argument(owner, field, value)

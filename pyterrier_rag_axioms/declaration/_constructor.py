@@ -16,11 +16,12 @@ Roles: :data:`VALUE` (changes what the object computes; in its value key and sav
 values become a decision, e.g. a margin; saved), :data:`PRESENTATION` (the column name; progress bars,
 ``hidden``) and :data:`TOOL` (a model, analyzer or server: shown and saved by the name that resolves to it).
 The declaration builds the constructor (a declared class writes no ``__init__``): positional, variadic
-(``*members``), then keyword parameters; it stores each argument under its name, checks them all (choices,
-bounds, ``check``), resolves them (``resolve``) and calls ``__post_init__`` for derived state. ``repr``
-(:func:`declared_repr`), copies (:func:`replaced`), files (:func:`saved_arguments`), value keys
-(:func:`keyed_parameters`), :func:`check_arguments`, the command line (``cli/_declared_option.py``) and the
-configuration of a shared tool (:func:`configuration_of`, ``tools/_shared.py``) read it.
+(``*members``), then keyword parameters; it takes a ``deprecated`` name with a warning, stores each argument
+under its name, checks them all (choices, bounds, ``check``), resolves them (``resolve``) and calls
+``__post_init__`` for derived state. ``repr`` (:func:`declared_repr`), copies (:func:`replaced`), files
+(:func:`saved_arguments`), value keys (:func:`keyed_parameters`), :func:`check_arguments`, the command line
+(``cli/_declared_option.py``) and the configuration of a shared tool (:func:`configuration_of`,
+``tools/_shared.py``) read it.
 
 The parts of the package: ``_fields`` (one parameter's declaration and how to read it), this module
 (the constructor a declaration builds), ``_checks`` (choices, bounds, checks and the constructor's
@@ -34,7 +35,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from pyterrier_rag_axioms.declaration._checks import resolve_parameters, unaccepted_arguments
+from pyterrier_rag_axioms.declaration._checks import deprecated_keywords, resolve_parameters, unaccepted_arguments
 from pyterrier_rag_axioms.declaration._fields import REQUIRED, declared, label_of
 
 T = TypeVar("T")
@@ -93,11 +94,14 @@ def _constructor(cls: type) -> Callable[..., None]:
     defaults = {field.name: () if field.metadata.get("variadic") else field.default for field in fields}
     keywords_taken = {field.name for field in fields if not field.metadata.get("variadic")}
     required = {name for name in keywords_taken if defaults[name] is REQUIRED}
+    aliases = {old: field.name for field in fields for old in field.metadata.get("deprecated", ())}
 
     def __init__(self: Any, *positional: Any, **keywords: Any) -> None:
         if not positional and required <= keywords.keys() <= keywords_taken:
             values = {**defaults, **keywords}
         else:
+            if aliases and not aliases.keys().isdisjoint(keywords):
+                keywords = deprecated_keywords(self, keywords, aliases)
             try:
                 arguments = signature.bind(self, *positional, **keywords)
             except TypeError as error:

@@ -31,6 +31,7 @@ def parameter(
     check: Callable[[Any, Any], None] | None = None,
     resolve: Callable[[Any, Any], Any] | None = None,
     shown: Callable[[Any], Any] | None = None,
+    shown_for: Callable[[Any, Any], Any] | None = None,
     always_shown: bool = False,
     in_repr: bool = True,
     hidden: bool = False,
@@ -39,6 +40,7 @@ def parameter(
     variadic: bool = False,
     init: bool = True,
     formerly: Iterable[str] = (),
+    deprecated: Iterable[str] = (),
 ) -> Any:
     """Declare one constructor parameter of a :func:`~pyterrier_rag_axioms.declaration.parameters` class.
 
@@ -52,6 +54,8 @@ def parameter(
         resolve: ``resolve(owner, argument)`` gives the value stored under the parameter's name
             (e.g. a shared tool for a model name); applied once, after all arguments are set.
         shown: how the stored value shows in ``repr`` and files (default: itself; a tool: its name).
+        shown_for: instead of ``shown``, ``shown_for(owner, value)``, for a value that shows by the
+            owner's other parameters (e.g. a function by the name given for it).
         always_shown: show the value in ``repr`` even where it is the default's.
         in_repr: ``False`` leaves the parameter out of ``repr`` alone (it is still saved, compared and,
             for a shared tool, part of its configuration).
@@ -61,9 +65,13 @@ def parameter(
         variadic: the ``*members`` of the constructor (each shown and given positionally).
         init: ``False`` for a field the constructor does not take (fixed by the class).
         formerly: the parameter's earlier names: the constructor refuses each, naming this one.
+        deprecated: earlier names the constructor still takes for now, each with a ``DeprecationWarning``
+            naming this one (until they move to ``formerly``).
     """
     if role not in ROLES:
         raise ValueError(f"parameter: role must be one of {', '.join(ROLES)}, not {role!r}")
+    if shown is not None and shown_for is not None:
+        raise ValueError("parameter: give shown or shown_for, not both")
     metadata = {
         "role": role,
         "choices": None if choices is None else tuple(choices),
@@ -71,12 +79,14 @@ def parameter(
         "check": check,
         "resolve": resolve,
         "shown": shown,
+        "shown_for": shown_for,
         "always_shown": always_shown,
         "hidden": hidden,
         "keyed": role in (VALUE, TOOL) if keyed is None else keyed,
         "positional": positional or variadic,
         "variadic": variadic,
         "formerly": tuple(formerly),
+        "deprecated": tuple(deprecated),
     }
     return dataclasses.field(default=default, init=init, repr=in_repr, metadata=metadata)
 

@@ -36,7 +36,8 @@ def saved_arguments(owner: Any, *, leave_out: Iterable[str] = ()) -> dict[str, A
         if field.metadata.get("hidden") or field.name in leave_out:
             continue
         value = getattr(owner, field.name)
-        if field.metadata.get("role") == TOOL and field.metadata.get("shown") is None:
+        shown = field.metadata.get("shown") is not None or field.metadata.get("shown_for") is not None
+        if field.metadata.get("role") == TOOL and not shown:
             value = tool_argument(owner, field, value)
         else:
             value = shown_value(owner, field, value)
