@@ -199,12 +199,6 @@ def test_a_value_may_show_by_the_other_parameters():
 
 #: Classes left with a constructor of their own, and why. A class converted to a declaration leaves the list.
 NOT_DECLARED = {
-    # Being rewritten around encoder backends; they keep their configuration tuple (or constructor) until then.
-    "tools.term_similarity.EmbeddingTermSimilarity": "pending: encoder backends",
-    "tools.term_similarity.FunctionTermSimilarity": "pending: encoder backends",
-    "tools.embeddings.onnx_encoder.OnnxSentenceEncoder": "pending: encoder backends (built by SentenceSimilarity)",
-    "tools.embeddings.static_encoder.StaticSentenceEncoder": "pending: encoder backends (built by SentenceSimilarity)",
-    "tools.embeddings.torch_encoder.TorchSentenceEncoder": "pending: encoder backends (built by SentenceSimilarity)",
     # Not configured by users.
     "tools._shared.SharedTool": "the base of the shared tools, with no parameters",
     "runtime._alpha.QueryParallelTransformer": "pyterrier-alpha's constructor, built by .parallel(N)",

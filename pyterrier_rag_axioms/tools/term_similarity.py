@@ -9,13 +9,13 @@ embeds each distinct string once per process). Any other measure plugs in as a
 
 from __future__ import annotations
 
-import warnings
+import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy as np
 
+from pyterrier_rag_axioms.declaration import PRESENTATION, REQUIRED, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.tools._shared import SharedTool
 from pyterrier_rag_axioms.tools.embeddings import SentenceSimilarity, resolve_encoder
 
@@ -37,27 +37,21 @@ class TermSimilarity(ABC):
         return float(np.mean(self.similarities(terms_a, terms_b)))
 
 
+def _resolve_encoder(owner: EmbeddingTermSimilarity, encoder: SentenceSimilarity | str | None) -> SentenceSimilarity:
+    return resolve_encoder(encoder, owner="EmbeddingTermSimilarity")
+
+
+@parameters
 class EmbeddingTermSimilarity(TermSimilarity, SharedTool):
     """Cosine similarity of term embeddings from a sentence-transformers model (each term embedded once)."""
 
-    configuration = ("encoder",)
-
-    def __init__(self, encoder: SentenceSimilarity | str | None = None, **renamed: Any):
-        """
-        Args:
-            encoder: the sentence encoder, ``"MODEL"``, ``"MODEL:BACKEND"`` or a :class:`SentenceSimilarity`
-                (default: the shared all-MiniLM-L6-v2; see :mod:`~pyterrier_rag_axioms.tools.embeddings.naming`).
-                ``sentence_similarity=``, its name before, still works in this release, with a ``DeprecationWarning``.
-        """
-        if set(renamed) - {"sentence_similarity"}:
-            unknown = sorted(set(renamed) - {"sentence_similarity"})[0]
-            raise TypeError(f"EmbeddingTermSimilarity has no argument {unknown!r}; its argument: encoder")
-        if renamed:
-            warnings.warn(
-                "EmbeddingTermSimilarity: sentence_similarity= is now called encoder=", DeprecationWarning, stacklevel=2
-            )
-            encoder = renamed["sentence_similarity"] if encoder is None else encoder
-        self.encoder = resolve_encoder(encoder, owner="EmbeddingTermSimilarity")
+    #: The sentence encoder, ``"MODEL"``, ``"MODEL:BACKEND"`` or a :class:`SentenceSimilarity` (default: the
+    #: shared all-MiniLM-L6-v2; see :mod:`~pyterrier_rag_axioms.tools.embeddings.naming`), stored as the
+    #: shared :class:`SentenceSimilarity`. ``sentence_similarity=``, its name before, still works in this
+    #: release, with a ``DeprecationWarning``.
+    encoder: SentenceSimilarity | str | None = parameter(
+        None, positional=True, always_shown=True, resolve=_resolve_encoder, deprecated=("sentence_similarity",)
+    )
 
     def prepare(self, terms: Sequence[str], *, verbose: bool = False) -> None:
         self.encoder.embed(list(dict.fromkeys(terms)), verbose=verbose)
@@ -75,10 +69,31 @@ class EmbeddingTermSimilarity(TermSimilarity, SharedTool):
         centroid_b = self.encoder.embed(list(terms_b)).mean(axis=0)
         return float(centroid_a @ centroid_b)
 
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class _FunctionName:
+    """A function as ``repr`` shows it: by the name given for it, without quotes."""
+
+    name: str
+
     def __repr__(self) -> str:
-        return f"EmbeddingTermSimilarity(encoder={self.encoder!r})"
+        return self.name
 
 
+def _check_function(similarity: FunctionTermSimilarity, function: Callable[[str, str], float]) -> None:
+    if not callable(function):
+        raise TypeError(f"FunctionTermSimilarity: function must be callable, not {type(function).__name__}")
+
+
+def _function_name(similarity: FunctionTermSimilarity, name: str | None) -> str:
+    return name or getattr(similarity.function, "__name__", repr(similarity.function))
+
+
+def _shown_function(similarity: FunctionTermSimilarity, function: Callable[[str, str], float]) -> _FunctionName:
+    return _FunctionName(similarity.name)
+
+
+@parameters
 class FunctionTermSimilarity(TermSimilarity):
     """Similarity from a function of two terms, called once per distinct pair.
 
@@ -96,16 +111,14 @@ class FunctionTermSimilarity(TermSimilarity):
         GEN_STMC1(term_similarity=FunctionTermSimilarity(wup))
     """
 
-    def __init__(self, function: Callable[[str, str], float], *, name: str | None = None):
-        """
-        Args:
-            function: the similarity of two terms, a float.
-            name: how ``repr`` shows the function (default: its ``__name__``).
-        """
-        if not callable(function):
-            raise TypeError(f"FunctionTermSimilarity: function must be callable, not {type(function).__name__}")
-        self.function = function
-        self.name = name or getattr(function, "__name__", repr(function))
+    #: The similarity of two terms, a float.
+    function: Callable[[str, str], float] = parameter(
+        REQUIRED, positional=True, check=_check_function, shown_for=_shown_function
+    )
+    #: How ``repr`` shows the function (default: its ``__name__``).
+    name: str | None = parameter(None, role=PRESENTATION, in_repr=False, resolve=_function_name)
+
+    def __post_init__(self) -> None:
         self._cache: dict[tuple[str, str], float] = {}
 
     def similarity(self, term_a: str, term_b: str) -> float:
@@ -120,8 +133,7 @@ class FunctionTermSimilarity(TermSimilarity):
             [[self.similarity(term_a, term_b) for term_b in terms_b] for term_a in terms_a], dtype=float
         ).reshape(len(terms_a), len(terms_b))
 
-    def __repr__(self) -> str:
-        return f"FunctionTermSimilarity({self.name})"
+    __repr__ = declared_repr
 
 
 def resolve_term_similarity(similarity: TermSimilarity | SentenceSimilarity | str | None) -> TermSimilarity:

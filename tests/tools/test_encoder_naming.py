@@ -139,6 +139,41 @@ def test_the_old_keywords_of_plain_functions_still_work_with_a_warning():
         assert EmbeddingTermSimilarity.shared(encoder=":onnx") is old
 
 
+def test_the_encoders_and_term_similarities_are_declared_and_show_as_before(tmp_path):
+    import pickle
+
+    from pyterrier_rag_axioms.tools.embeddings.onnx_encoder import OnnxSentenceEncoder
+    from pyterrier_rag_axioms.tools.embeddings.similarity import _default_model_path
+    from pyterrier_rag_axioms.tools.embeddings.static_encoder import StaticSentenceEncoder
+    from pyterrier_rag_axioms.tools.embeddings.torch_encoder import TorchSentenceEncoder
+    from pyterrier_rag_axioms.tools.term_similarity import EmbeddingTermSimilarity, FunctionTermSimilarity
+
+    model = _default_model_path()
+    assert repr(TorchSentenceEncoder("abc")) == "TorchSentenceEncoder('abc', device=None)"
+    onnx = OnnxSentenceEncoder(Path(model), quantize=True, per_channel=True, export_dir=tmp_path, threads=2)
+    assert repr(onnx) == f"OnnxSentenceEncoder({model!r}, quantize=True, per_channel=True)"
+    assert onnx.model_path == Path(model) and onnx.export_path.parent.parent == tmp_path and onnx.workers == 2
+    assert repr(OnnxSentenceEncoder(model)) == f"OnnxSentenceEncoder({model!r}, quantize=False)"
+    with pytest.raises(ValueError, match=r"^OnnxSentenceEncoder: per_channel needs quantize=True$"):
+        OnnxSentenceEncoder(model, per_channel=True)
+    with pytest.raises(ValueError, match=r"^OnnxSentenceEncoder: threads must be a whole number >= 1 or None"):
+        OnnxSentenceEncoder(model, threads=0)
+    static = StaticSentenceEncoder(model, export_dir=tmp_path, dimensions=64)
+    assert repr(static) == f"StaticSentenceEncoder({model!r}, dimensions=64)"
+    assert static.export_path.name == "static-64.safetensors"
+
+    def wup(term1: str, term2: str) -> float:
+        return 0.0
+
+    assert repr(FunctionTermSimilarity(wup)) == "FunctionTermSimilarity(wup)"
+    assert repr(FunctionTermSimilarity(wup, name="w")) == "FunctionTermSimilarity(w)"
+    with pytest.raises(TypeError, match=r"^FunctionTermSimilarity: function must be callable, not int$"):
+        FunctionTermSimilarity(3)
+    similarity = EmbeddingTermSimilarity(SentenceSimilarity.shared(backend="onnx"))
+    assert repr(similarity) == "EmbeddingTermSimilarity(encoder=SentenceSimilarity(model=None, backend='onnx'))"
+    assert pickle.loads(pickle.dumps(similarity)) is EmbeddingTermSimilarity.shared(encoder=":onnx")
+
+
 def test_a_missing_backend_package_is_one_clear_error(monkeypatch):
     from pyterrier_rag_axioms.tools.embeddings import MissingPackageError
     from pyterrier_rag_axioms.tools.embeddings.static_encoder import StaticSentenceEncoder

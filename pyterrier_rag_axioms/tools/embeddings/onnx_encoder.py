@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pyterrier_rag_axioms.declaration import REQUIRED, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.runtime.model_files import default_model_files_dir
 from pyterrier_rag_axioms.runtime.threads import usable_cores
 from pyterrier_rag_axioms.tools.embeddings.encoder import SentenceEncoder
@@ -84,6 +85,20 @@ def check_exportable(model_path: Path) -> None:
 
 
 
+def _check_model_path(encoder: OnnxSentenceEncoder, model_path: str | os.PathLike) -> None:
+    check_exportable(Path(model_path))
+
+
+def _as_path(encoder: OnnxSentenceEncoder, model_path: str | os.PathLike) -> Path:
+    return Path(model_path)
+
+
+def _check_per_channel(encoder: OnnxSentenceEncoder, per_channel: bool) -> None:
+    if per_channel and not encoder.quantize:
+        raise ValueError("OnnxSentenceEncoder: per_channel needs quantize=True")
+
+
+@parameters
 class OnnxSentenceEncoder(SentenceEncoder):
     """Encodes texts like ``SentenceTransformer.encode`` with an ONNX export of the model, each text alone.
 
@@ -100,40 +115,26 @@ class OnnxSentenceEncoder(SentenceEncoder):
     batch_independent = True
     builds_files = True
 
-    def __init__(
-        self,
-        model_path: str | os.PathLike,
-        *,
-        quantize: bool = False,
-        per_channel: bool = False,
-        export_dir: Path | None = None,
-        threads: int | None = None,
-    ):
-        """
-        Args:
-            model_path: local directory of the sentence-transformers model.
-            quantize: use 8-bit integer weights (onnxruntime dynamic quantization).
-            per_channel: with ``quantize``, one scale per output channel of each weight matrix
-                instead of one per matrix (embeddings closer to float32's, as fast).
-            export_dir: directory of exports (default: :func:`default_export_dir`); each model has
-                its own subdirectory, named by a fingerprint of its files and of the versions that
-                build it.
-            threads: how many texts run through the model at the same time, each on one thread
-                (default: the CPU cores this process may use, at most :data:`MAX_THREADS`).
-        """
-        if threads is not None and threads < 1:
-            raise ValueError(f"OnnxSentenceEncoder: threads must be >= 1, not {threads!r}")
-        self.model_path = Path(model_path)
-        check_exportable(self.model_path)
-        self.quantize = quantize
-        self.per_channel = per_channel
-        if per_channel and not quantize:
-            raise ValueError("OnnxSentenceEncoder: per_channel needs quantize=True")
-        self.export_dir = export_dir
-        self.threads = threads
-        self.export_path = export_directory(self.model_path, export_dir or default_export_dir()) / export_file_name(
-            quantize=quantize, per_channel=per_channel
-        )
+    #: Local directory of the sentence-transformers model (stored as a ``Path``, shown as text).
+    model_path: str | os.PathLike = parameter(
+        REQUIRED, positional=True, check=_check_model_path, resolve=_as_path, shown=str
+    )
+    #: Use 8-bit integer weights (onnxruntime dynamic quantization).
+    quantize: bool = parameter(False, always_shown=True)
+    #: With ``quantize``, one scale per output channel of each weight matrix instead of one per matrix
+    #: (embeddings closer to float32's, as fast).
+    per_channel: bool = parameter(False, check=_check_per_channel)
+    #: Directory of exports (default: :func:`default_export_dir`); each model has its own subdirectory,
+    #: named by a fingerprint of its files and of the versions that build it.
+    export_dir: Path | None = parameter(None, in_repr=False)
+    #: How many texts run through the model at the same time, each on one thread (default: the CPU
+    #: cores this process may use, at most :data:`MAX_THREADS`).
+    threads: int | None = parameter(None, whole=True, at_least=1, in_repr=False)
+
+    def __post_init__(self) -> None:
+        self.export_path = export_directory(
+            self.model_path, self.export_dir or default_export_dir()
+        ) / export_file_name(quantize=self.quantize, per_channel=self.per_channel)
         config = _read_json(self.model_path / "sentence_bert_config.json")
         self.max_seq_length = int(config.get("max_seq_length") or 512)
         modules = _read_json(self.model_path / "modules.json")
@@ -250,6 +251,4 @@ class OnnxSentenceEncoder(SentenceEncoder):
                     vectors[start + position] = vector
         return vectors
 
-    def __repr__(self) -> str:
-        per_channel = ", per_channel=True" if self.per_channel else ""
-        return f"OnnxSentenceEncoder({str(self.model_path)!r}, quantize={self.quantize!r}{per_channel})"
+    __repr__ = declared_repr

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pyterrier_rag_axioms.declaration import REQUIRED, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.runtime.model_files import (
     ModelFileError,
     default_model_files_dir,
@@ -99,6 +100,19 @@ def _read(data: bytes):
     )
 
 
+def _check_model_directory(encoder: StaticSentenceEncoder, model_path: str | os.PathLike) -> None:
+    if not Path(model_path).is_dir():
+        raise ModelFileError(
+            f"StaticSentenceEncoder: {str(model_path)!r} is not a local model directory; the static "
+            "encoder is distilled from a model's local files (no hub access)"
+        )
+
+
+def _as_path(encoder: StaticSentenceEncoder, model_path: str | os.PathLike) -> Path:
+    return Path(model_path)
+
+
+@parameters
 class StaticSentenceEncoder(SentenceEncoder):
     """Encodes texts like ``SentenceTransformer.encode`` with a static model distilled from the transformer.
 
@@ -111,25 +125,20 @@ class StaticSentenceEncoder(SentenceEncoder):
     same_embeddings = False
     builds_files = True
 
-    def __init__(self, model_path: str | os.PathLike, *, export_dir: Path, dimensions: int = STATIC_DIMENSIONS):
-        """
-        Args:
-            model_path: local directory of the sentence-transformers model.
-            export_dir: directory of built model files; each model has its own subdirectory, named
-                by a fingerprint of its files and of the versions that build it.
-            dimensions: dimensions of the token vectors.
-        """
-        self.model_path = Path(model_path)
-        if not self.model_path.is_dir():
-            raise ModelFileError(
-                f"StaticSentenceEncoder: {str(model_path)!r} is not a local model directory; the static "
-                "encoder is distilled from a model's local files (no hub access)"
-            )
-        self.export_dir = export_dir
-        self.dimensions = dimensions
+    #: Local directory of the sentence-transformers model (stored as a ``Path``, shown as text).
+    model_path: str | os.PathLike = parameter(
+        REQUIRED, positional=True, check=_check_model_directory, resolve=_as_path, shown=str
+    )
+    #: Directory of built model files; each model has its own subdirectory, named by a fingerprint of
+    #: its files and of the versions that build it.
+    export_dir: Path = parameter(REQUIRED, in_repr=False)
+    #: Dimensions of the token vectors.
+    dimensions: int = parameter(STATIC_DIMENSIONS, always_shown=True)
+
+    def __post_init__(self) -> None:
         self.export_path = model_folder(
-            self.model_path, export_dir, packages=STATIC_PACKAGES, version=STATIC_VERSION
-        ) / static_file_name(dimensions)
+            self.model_path, self.export_dir, packages=STATIC_PACKAGES, version=STATIC_VERSION
+        ) / static_file_name(self.dimensions)
 
     @classmethod
     def open(cls, model_path: str, *, device: str | None, cache_dir: Path | None, **options) -> StaticSentenceEncoder:
@@ -187,5 +196,4 @@ class StaticSentenceEncoder(SentenceEncoder):
             vectors = vectors / np.maximum(norms, 1e-12)
         return vectors
 
-    def __repr__(self) -> str:
-        return f"StaticSentenceEncoder({str(self.model_path)!r}, dimensions={self.dimensions!r})"
+    __repr__ = declared_repr

@@ -16,25 +16,23 @@ from pathlib import Path
 
 import numpy as np
 
+from pyterrier_rag_axioms.declaration import REQUIRED, declared_repr, parameter, parameters
 from pyterrier_rag_axioms.runtime.threads import one_torch_thread
 from pyterrier_rag_axioms.tools.embeddings._loading import quiet_loading
 from pyterrier_rag_axioms.tools.embeddings.encoder import SentenceEncoder
 
 
+@parameters
 class TorchSentenceEncoder(SentenceEncoder):
     """A ``SentenceTransformer`` (loaded on first use) that encodes whole lists of texts in batches."""
 
     modules = ("sentence_transformers",)
     install = "sentence-transformers"
 
-    def __init__(self, model_path: str, *, device: str | None = None):
-        """
-        Args:
-            model_path: a sentence-transformers model name or local path.
-            device: torch device (default: sentence-transformers' choice, a GPU where there is one).
-        """
-        self.model_path = model_path
-        self.device = device
+    #: A sentence-transformers model name or local path.
+    model_path: str = parameter(REQUIRED, positional=True)
+    #: Torch device (default: sentence-transformers' choice, a GPU where there is one).
+    device: str | None = parameter(None, always_shown=True)
 
     @classmethod
     def open(cls, model_path: str, *, device: str | None, cache_dir: Path | None, **options) -> TorchSentenceEncoder:
@@ -77,5 +75,4 @@ class TorchSentenceEncoder(SentenceEncoder):
         self.model  # noqa: B018 (loaded, torch imported, before the limit is set)
         return one_torch_thread()
 
-    def __repr__(self) -> str:
-        return f"TorchSentenceEncoder({self.model_path!r}, device={self.device!r})"
+    __repr__ = declared_repr
