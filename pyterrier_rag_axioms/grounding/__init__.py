@@ -8,6 +8,7 @@ from pyterrier_rag_axioms.grounding.claims import (
     declines,
     without_source_references,
 )
+from pyterrier_rag_axioms.grounding.extractive import EXTRACTIVE_SHARE, copied_share, is_extractive
 from pyterrier_rag_axioms.grounding.faithfulness import (
     FAITHFULNESS_COLUMNS,
     Faithfulness,
@@ -18,13 +19,16 @@ from pyterrier_rag_axioms.grounding.faithfulness import (
 
 __all__ = [
     "DECLINING",
+    "EXTRACTIVE_SHARE",
     "FAITHFULNESS_COLUMNS",
     "Faithfulness",
     "Grounding",
     "answer_claims",
     "claims_of",
+    "copied_share",
     "declines",
     "groundings",
+    "is_extractive",
     "uncovered_idf",
     "without_source_references",
 ]

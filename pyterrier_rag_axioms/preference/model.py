@@ -96,7 +96,8 @@ class PreferenceModel(Axiom):
     reference_weight: float = parameter(0.0, at_least=0.0, resolve=resolvers.reference_weight)
     #: Where the frame carries each response's passages (``context``), the log-odds gain this weight
     #: times how much less the response states without support in its own passages than the other
-    #: (CONS4's values; :mod:`~pyterrier_rag_axioms.preference.grounding`); 0 (default) or no such
+    #: (CONS4's values; :mod:`~pyterrier_rag_axioms.preference.grounding`; nothing in a pair where an
+    #: answer copies its passages); 0 (default; ``PreferenceModel.default()`` ships 4) or no such
     #: column: no grounding, and the model decides as without it.
     grounding_weight: float = parameter(0.0, at_least=0.0, resolve=resolvers.term_weight("grounding_weight"))
     #: Worker processes of :meth:`scores`, each on whole topics, with the same scores (default: the cores, at most 4).
@@ -388,7 +389,9 @@ class PreferenceModel(Axiom):
         ``"crowd"`` the nugget model before the pool axioms was chosen (``truth`` TREC_RAG_NUGGET; its
         metadata holds the figures on CrowdRAG-25). ``"crowd"`` also weighs pyterrier-rag's reference
         answers where the frame carries ``gold_answer`` (``reference_weight`` 50, chosen on RAGChecker
-        by ``benchmarks/ragchecker_agreement.py``); without it, both decide by their features alone.
+        by ``benchmarks/ragchecker_agreement.py``), and each answer's own passages where the frame
+        carries ``context`` (``grounding_weight`` 4, chosen on CrowdRAG-25 by
+        ``benchmarks/grounding_weight.py``); without them, both decide by their features alone.
         Keyword arguments override the file's.
         """
         return default_model(cls, kind, **overrides)

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 import pyterrier_rag_axioms as rag
+from pyterrier_rag_axioms.grounding.extractive import EXTRACTIVE_SHARE, copied_share, is_extractive
 
 PASSAGES = [
     "The Eiffel Tower in Paris was completed in 1889 for the World's Fair.",
@@ -51,11 +52,25 @@ def test_without_passages_the_model_decides_as_without_the_term_bit_for_bit(topi
     without = topic.drop(columns=["context"])
     pd.testing.assert_frame_equal(grounded(without), cheap_model()(without))
     shipped = rag.PreferenceModel.default()
-    assert shipped.grounding_weight == 0.0  # no weight kept CrowdRAG's figures on the development data
-    grounded = rag.PreferenceModel.default(grounding_weight=4.0)
+    assert shipped.grounding_weight > 0.0  # the default judge reads the passages where it has them
+    ungrounded = rag.PreferenceModel.default(grounding_weight=0.0)
     no_context = sample_responses.drop(columns=["context"])
-    pd.testing.assert_frame_equal(grounded(no_context), shipped(no_context))
-    pd.testing.assert_frame_equal(grounded.scores(no_context), shipped.scores(no_context))
+    pd.testing.assert_frame_equal(shipped(no_context), ungrounded(no_context))
+    pd.testing.assert_frame_equal(shipped.scores(no_context), ungrounded.scores(no_context))
+    assert not shipped(sample_responses).equals(ungrounded(sample_responses))
+
+
+def test_an_answer_that_copies_its_passages_gains_nothing_for_it(topic):
+    copied = " ".join(PASSAGES)
+    assert copied_share(PASSAGES[1], PASSAGES) == 1.0
+    assert is_extractive(copied, PASSAGES)  # the 5-grams across the join are new
+    assert copied_share(FAITHFUL, PASSAGES) < EXTRACTIVE_SHARE and not is_extractive(HALLUCINATED, PASSAGES)
+    assert copied_share("Paris, 1889.", PASSAGES) == 0.0  # under five words: nothing to copy
+    assert copied_share(copied, None) == 0.0
+    with_copy = topic.assign(docno=["copied", "hallucinated"], response=[copied, HALLUCINATED])
+    explained = cheap_model(grounding_weight=5.0).explain(with_copy)
+    assert explained["grounding_contribution"].tolist() == [0.0]  # the longer answer wins, as without the term
+    assert cheap_model(grounding_weight=5.0)(with_copy)["PreferenceModel"].tolist() == [-1.0]
 
 
 def test_a_pair_with_one_answer_without_passages_gains_nothing(topic):
