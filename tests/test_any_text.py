@@ -118,7 +118,10 @@ def test_wild_query_passage_and_nugget(kind):
     judge_topic(KINDS[kind], [KINDS["unicode"], KINDS["numbers"]], KINDS[kind], nugget)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# The same examples on every run (derandomize): where a text crashed the process itself, Hypothesis could
+# neither shrink nor report nor save the example, so a run must be one that can be replayed.
+@settings(max_examples=6, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @example(query="What is it?", responses=[KINDS["code block"], KINDS["cjk"], KINDS["arabic"]], passage=KINDS["html"],
          nugget=KINDS["emoji"])
 @given(query=_TEXTS, responses=st.lists(_TEXTS, min_size=2, max_size=3), passage=_TEXTS, nugget=_TEXTS)
