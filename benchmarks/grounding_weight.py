@@ -21,12 +21,12 @@ Usage: ``.venv/bin/python benchmarks/grounding_weight.py [--write]`` (about ten 
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 
 import numpy as np
 import pandas as pd
 from _setup import DEV_DATA, PROJECT_ROOT  # noqa: E402  (first: the checkout's package, offline models)
+from grounding_features import ragtruth_responses  # noqa: E402
 
 import pyterrier_rag_axioms as rag  # noqa: E402
 from pyterrier_rag_axioms.judgments import load_crowdrag_judgments  # noqa: E402
@@ -37,13 +37,7 @@ SHIPPED = PROJECT_ROOT / "pyterrier_rag_axioms" / "preference" / "models" / "pre
 
 def ragtruth_pairs() -> pd.DataFrame:
     """RAGTruth QA train's pairs of a faithful answer (a) and a hallucinated one (b) to the same question."""
-    with gzip.open(DEV_DATA / "ragtruth" / "qa_train.jsonl.gz", "rt", encoding="utf-8") as lines:
-        rows = [json.loads(line) for line in lines]
-    answers = pd.DataFrame({
-        "qid": [str(row["source_id"]) for row in rows], "query": [row["query"] for row in rows],
-        "docno": [f"{row['source_id']}-{row['model']}" for row in rows], "response": [row["response"] for row in rows],
-        "context": [list(row["context"]) for row in rows], "hallucinated": [bool(row["labels"]) for row in rows],
-    }).drop_duplicates(["qid", "docno"])
+    answers = ragtruth_responses()
     faithful, hallucinated = answers[~answers["hallucinated"]], answers[answers["hallucinated"]]
     pairs = faithful.merge(hallucinated, on=["qid", "query"], suffixes=("_a", "_b"))
     return pairs[["qid", "query", "docno_a", "docno_b", "response_a", "response_b", "context_a", "context_b"]]
