@@ -30,6 +30,7 @@ from grounding_features import ragtruth_responses  # noqa: E402
 
 import pyterrier_rag_axioms as rag  # noqa: E402
 from pyterrier_rag_axioms.judgments import load_crowdrag_judgments  # noqa: E402
+from pyterrier_rag_axioms.support import SupportModel  # noqa: E402
 
 WEIGHTS = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 SHIPPED = PROJECT_ROOT / "pyterrier_rag_axioms" / "preference" / "models" / "preference-crowd.json"
@@ -83,6 +84,7 @@ def main() -> None:
     if arguments.write:
         document = json.loads(SHIPPED.read_text(encoding="utf-8"))
         document["grounding_weight"] = chosen
+        document["support_model"] = SupportModel.default().version  # the probabilities it was chosen on
         document["metadata"]["grounding_weight"] = {
             "chosen_on": "CrowdRAG-25 dev judged pairs with their passages: the largest weight of the grid whose "
                          "agreement with quality_overall, always deciding and on the confident half, is at least "
@@ -93,8 +95,9 @@ def main() -> None:
             "crowdrag_dev_agreement": {f"{w:g}": round(crowd[w][0], 4) for w in WEIGHTS},
             "crowdrag_dev_agreement_confident_half": {f"{w:g}": round(crowd[w][1], 4) for w in WEIGHTS},
         }
-        keys = list(document)  # the weight beside reference_weight, as the model saves its parameters
-        keys.insert(keys.index("reference_weight") + 1, keys.pop(keys.index("grounding_weight")))
+        keys = [key for key in document if key not in ("grounding_weight", "support_model")]
+        at = keys.index("reference_weight") + 1  # beside reference_weight, as the model saves its parameters
+        keys[at:at] = ["grounding_weight", "support_model"]
         SHIPPED.write_text(json.dumps({key: document[key] for key in keys}, indent=2) + "\n", encoding="utf-8")
         print(f"wrote grounding_weight {chosen:g} into {SHIPPED.relative_to(PROJECT_ROOT)}")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,23 @@ DEFAULT_MODELS: dict[str, str] = {"crowd": "preference-crowd.json", "nuggets": "
 
 #: The model's parameters kept per feature in a file (the others are kept by name at the top).
 PER_FEATURE = ("axioms", "coefficients", "scales")
+
+
+def support_version(model: ModelView) -> str:
+    """The version of the support model behind a model's grounding term (CONS4's), which a file saves
+    beside ``grounding_weight``: the weight was chosen on that model's probabilities."""
+    return model.grounding_axiom().support_model.version
+
+
+def _check_support_version(model: ModelView, saved: object, path: Path) -> None:
+    """Warn where a file's grounding weight was chosen with another support model than this package's."""
+    if model.grounding_weight > 0 and saved is not None and saved != support_version(model):
+        warnings.warn(
+            f"{path}: its grounding_weight was chosen with the support model {saved!r}, and this package's is "
+            f"{support_version(model)!r}: the weight may no longer fit its probabilities (choose it again, as "
+            "benchmarks/grounding_weight.py does)",
+            stacklevel=3,
+        )
 
 
 def save_model(model: ModelView, path: str | Path, *, metadata: dict[str, Any] | None = None) -> None:
@@ -60,6 +78,7 @@ def save_model(model: ModelView, path: str | Path, *, metadata: dict[str, Any] |
         "format": FORMAT,
         "version": 1,
         **top,
+        **({"support_model": support_version(model)} if model.grounding_weight > 0 else {}),
         "features": features,
         "metadata": metadata or {},
     }
@@ -169,9 +188,11 @@ def load_model(cls: type[ModelView], path: str | Path, *, allow_remote: bool = F
     }
     arguments.update(axioms=axioms, coefficients=weights, scales=scales)
     try:
-        return cls(**{**arguments, **overrides})
+        model = cls(**{**arguments, **overrides})
     except (TypeError, ValueError) as error:
         raise ValueError(f"{path}: not a usable PreferenceModel: {error}") from None
+    _check_support_version(model, document.get("support_model"), path)
+    return model
 
 
 def default_model(cls: type[ModelView], kind: str = "crowd", **overrides: Any) -> ModelView:

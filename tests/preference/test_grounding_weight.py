@@ -92,3 +92,25 @@ def test_the_weight_is_saved_and_an_older_file_loads(tmp_path):
     for weight in (-1.0, float("inf"), float("nan"), "5"):
         with pytest.raises(ValueError, match="grounding_weight"):
             cheap_model(grounding_weight=weight)
+
+
+def test_a_grounded_model_file_names_its_support_model_and_warns_on_another(tmp_path):
+    import warnings
+
+    from pyterrier_rag_axioms.support import SupportModel
+
+    version = SupportModel.default().version
+    path = tmp_path / "model.json"
+    cheap_model(grounding_weight=2.5).save(path)
+    document = json.loads(path.read_text())
+    assert document["support_model"] == version  # the probabilities the weight was chosen on
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rag.PreferenceModel.load(path)
+        rag.PreferenceModel.default()  # the shipped file names the shipped support model
+    cheap_model().save(path)
+    assert "support_model" not in json.loads(path.read_text())  # no grounding term, no support model
+    path.write_text(json.dumps({**document, "support_model": "support-0"}))
+    with pytest.warns(UserWarning, match=r"model\.json: its grounding_weight was chosen with the support model "
+                                         r"'support-0', and this package's is '" + version):
+        rag.PreferenceModel.load(path)
