@@ -11,12 +11,25 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import os
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
+
+from pyterrier_rag_axioms.declaration import REQUIRED, parameter
+
+
+def _as_path(encoder: object, model_path: str | os.PathLike) -> Path:
+    return Path(model_path)
+
+
+def local_model_path(check: Callable[[Any, Any], None]) -> Any:
+    """The declared ``model_path`` of a backend that reads a model's local directory: required and
+    positional, checked by ``check(encoder, model_path)``, stored as a ``Path`` and shown as text."""
+    return parameter(REQUIRED, positional=True, check=check, resolve=_as_path, shown=str)
 
 
 class MissingPackageError(ImportError):

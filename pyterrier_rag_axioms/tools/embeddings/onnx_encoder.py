@@ -30,10 +30,10 @@ from pathlib import Path
 
 import numpy as np
 
-from pyterrier_rag_axioms.declaration import REQUIRED, declared_repr, parameter, parameters
+from pyterrier_rag_axioms.declaration import declared_repr, parameter, parameters
 from pyterrier_rag_axioms.runtime.model_files import default_model_files_dir
 from pyterrier_rag_axioms.runtime.threads import usable_cores
-from pyterrier_rag_axioms.tools.embeddings.encoder import SentenceEncoder
+from pyterrier_rag_axioms.tools.embeddings.encoder import SentenceEncoder, local_model_path
 from pyterrier_rag_axioms.tools.embeddings.onnx_build import (
     OnnxExportError,
     ensure_built,
@@ -89,10 +89,6 @@ def _check_model_path(encoder: OnnxSentenceEncoder, model_path: str | os.PathLik
     check_exportable(Path(model_path))
 
 
-def _as_path(encoder: OnnxSentenceEncoder, model_path: str | os.PathLike) -> Path:
-    return Path(model_path)
-
-
 def _check_per_channel(encoder: OnnxSentenceEncoder, per_channel: bool) -> None:
     if per_channel and not encoder.quantize:
         raise ValueError("OnnxSentenceEncoder: per_channel needs quantize=True")
@@ -116,9 +112,7 @@ class OnnxSentenceEncoder(SentenceEncoder):
     builds_files = True
 
     #: Local directory of the sentence-transformers model (stored as a ``Path``, shown as text).
-    model_path: str | os.PathLike = parameter(
-        REQUIRED, positional=True, check=_check_model_path, resolve=_as_path, shown=str
-    )
+    model_path: str | os.PathLike = local_model_path(_check_model_path)
     #: Use 8-bit integer weights (onnxruntime dynamic quantization).
     quantize: bool = parameter(False, always_shown=True)
     #: With ``quantize``, one scale per output channel of each weight matrix instead of one per matrix

@@ -37,7 +37,7 @@ from pyterrier_rag_axioms.runtime.model_files import (
     install,
     model_folder,
 )
-from pyterrier_rag_axioms.tools.embeddings.encoder import SentenceEncoder
+from pyterrier_rag_axioms.tools.embeddings.encoder import SentenceEncoder, local_model_path
 
 #: Dimensions of the distilled token vectors (model2vec's PCA).
 STATIC_DIMENSIONS = 256
@@ -108,10 +108,6 @@ def _check_model_directory(encoder: StaticSentenceEncoder, model_path: str | os.
         )
 
 
-def _as_path(encoder: StaticSentenceEncoder, model_path: str | os.PathLike) -> Path:
-    return Path(model_path)
-
-
 @parameters
 class StaticSentenceEncoder(SentenceEncoder):
     """Encodes texts like ``SentenceTransformer.encode`` with a static model distilled from the transformer.
@@ -126,9 +122,7 @@ class StaticSentenceEncoder(SentenceEncoder):
     builds_files = True
 
     #: Local directory of the sentence-transformers model (stored as a ``Path``, shown as text).
-    model_path: str | os.PathLike = parameter(
-        REQUIRED, positional=True, check=_check_model_directory, resolve=_as_path, shown=str
-    )
+    model_path: str | os.PathLike = local_model_path(_check_model_directory)
     #: Directory of built model files; each model has its own subdirectory, named by a fingerprint of
     #: its files and of the versions that build it.
     export_dir: Path = parameter(REQUIRED, in_repr=False)
