@@ -37,7 +37,7 @@ import pyterrier_rag_axioms as rag  # noqa: E402
 from pyterrier_rag_axioms.declaration import replaced  # noqa: E402
 from pyterrier_rag_axioms.preference import DEFAULT_MODELS  # noqa: E402
 from pyterrier_rag_axioms.preference.features import ENCODERS  # noqa: E402
-from pyterrier_rag_axioms.preference.features import _transformed as transformed  # noqa: E402
+from pyterrier_rag_axioms.preference.features import transformed_values as transformed  # noqa: E402
 from pyterrier_rag_axioms.preference.scores import imputed  # noqa: E402
 
 MODELS_DIR = PROJECT_ROOT / "pyterrier_rag_axioms" / "preference" / "models"

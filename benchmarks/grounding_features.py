@@ -39,7 +39,7 @@ from pyterrier_rag_axioms.frames import ResponseTable  # noqa: E402
 from pyterrier_rag_axioms.grounding.claims import declines, without_source_references  # noqa: E402
 from pyterrier_rag_axioms.grounding.faithfulness import groundings  # noqa: E402
 from pyterrier_rag_axioms.judgments import load_crowdrag_judgments, load_crowdrag_responses  # noqa: E402
-from pyterrier_rag_axioms.preference.features import _transformed  # noqa: E402
+from pyterrier_rag_axioms.preference.features import transformed_values  # noqa: E402
 from pyterrier_rag_axioms.preference.scores import imputed  # noqa: E402
 from pyterrier_rag_axioms.tools.terms import term_extractor  # noqa: E402
 
@@ -81,7 +81,7 @@ def default_scores(frame: pd.DataFrame) -> dict[str, np.ndarray]:
             continue
         started = time.time()
         values = np.asarray(axiom.cached_values(table), dtype=float)
-        part = weight / scale * imputed(_transformed(values, model.value_transform)[:, None], qids)[:, 0]
+        part = weight / scale * imputed(transformed_values(values, model.value_transform)[:, None], qids)[:, 0]
         out[f"value_{axiom.name}"], out[f"contrib_{axiom.name}"] = values, part
         total += part
         print(f"  {axiom.name}: {time.time() - started:.0f} s", flush=True)

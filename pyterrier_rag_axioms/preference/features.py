@@ -39,7 +39,7 @@ def model_encoder(model: object, encoder: object) -> str:
     return parsed[1]
 
 
-def _transformed(values: np.ndarray, transform: str) -> np.ndarray:
+def transformed_values(values: np.ndarray, transform: str) -> np.ndarray:
     """A sign-preserving transform of per-response values: ``sign(x) * log(1 + |x|)`` or ``x``."""
     if transform == "signed_log1p":
         return np.sign(values) * np.log1p(np.abs(values))

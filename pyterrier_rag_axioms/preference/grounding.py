@@ -26,9 +26,10 @@ def grounding_values(model: ModelView, table: ResponseTable) -> np.ndarray | Non
     them); ``None`` where the model's ``grounding_weight`` is 0 or no response of the table has passages."""
     if model.grounding_weight == 0.0 or not any(table.contexts):
         return None
-    from pyterrier_rag_axioms.preference.features import _transformed
+    from pyterrier_rag_axioms.preference.features import transformed_values
 
-    values = _transformed(np.asarray(model.grounding_axiom().cached_values(table), dtype=float), model.value_transform)
+    unsupported = np.asarray(model.grounding_axiom().cached_values(table), dtype=float)
+    values = transformed_values(unsupported, model.value_transform)
     extractive = [is_extractive(text, passages) for text, passages in zip(table.texts, table.contexts, strict=True)]
     return np.where(extractive, np.nan, values)
 

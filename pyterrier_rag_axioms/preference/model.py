@@ -30,9 +30,9 @@ from pyterrier_rag_axioms.preference import parameters as resolvers
 from pyterrier_rag_axioms.preference.features import (
     TRANSFORMS,
     Transform,
-    _transformed,
     encoded_with,
     model_encoder,
+    transformed_values,
 )
 from pyterrier_rag_axioms.preference.fitting import fit_logistic
 from pyterrier_rag_axioms.preference.grounding import grounding_logits
@@ -151,7 +151,7 @@ class PreferenceModel(Axiom):
             if not every and self.coefficients is not None and self.coefficients[position] == 0.0:
                 columns.append(np.zeros(len(table.a)))
                 continue
-            values = _transformed(axiom.cached_values(table), self.value_transform)
+            values = transformed_values(axiom.cached_values(table), self.value_transform)
             columns.append(values[table.a] - values[table.b])
         matrix = np.column_stack(columns) if columns else np.empty((len(table.a), 0))
         return np.where(np.isfinite(matrix), matrix, 0.0)

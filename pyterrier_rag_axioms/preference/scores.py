@@ -28,7 +28,7 @@ from pyterrier_rag_axioms.frames import (
     restore_names,
 )
 from pyterrier_rag_axioms.preference._view import ModelView
-from pyterrier_rag_axioms.preference.features import _transformed
+from pyterrier_rag_axioms.preference.features import transformed_values
 from pyterrier_rag_axioms.preference.grounding import grounding_values
 from pyterrier_rag_axioms.preference.reference import reference_values
 from pyterrier_rag_axioms.runtime.cache import flush_caches
@@ -42,7 +42,7 @@ def _table_scores(model: ModelView, table: ResponseTable, verbose: bool) -> np.n
     features = [(axiom, weight, scale) for axiom, weight, scale in zip(model.computed_axioms(), weights, model.scales)
                 if weight != 0.0 and len(table)]
     for axiom, weight, scale in pt.tqdm(features, desc=model.name, unit="axiom", disable=not verbose):
-        values = _transformed(np.asarray(axiom.cached_values(table), dtype=float), model.value_transform)
+        values = transformed_values(np.asarray(axiom.cached_values(table), dtype=float), model.value_transform)
         scores += weight / scale * imputed(values[:, None], qids)[:, 0]
     reference = reference_values(model, table) if len(table) else None
     if reference is not None:  # a topic without a reference answer gains nothing
