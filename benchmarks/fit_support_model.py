@@ -44,6 +44,7 @@ from pathlib import Path
 
 import numpy as np
 from _setup import DEV_DATA, PROJECT_ROOT  # noqa: E402  (first: the checkout's package, offline models)
+from rouge_score_rs import rouge_scorer  # noqa: E402
 from scipy.optimize import minimize  # noqa: E402
 from scipy.special import expit  # noqa: E402
 from sklearn.metrics import cohen_kappa_score, roc_auc_score  # noqa: E402
@@ -99,6 +100,16 @@ def idf_table(passages: list[str]) -> dict:
         "documents": len(passages),
         "df": {term: df for term, df in sorted(frequencies.items()) if df >= 2},
     }
+
+
+def rouge_l_recall(statements: list[str], evidence: list[tuple[str, ...]]) -> np.ndarray:
+    """ROUGE-L recall of each statement in its best evidence text: the share of the statement's words
+    (Porter stems, as pyterrier-rag's ROUGE-L) that the longest common subsequence with one text holds."""
+    scorer = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
+    return np.array([
+        max((scorer.score(statement, text)["rougeL"].recall for text in texts), default=0.0)
+        for statement, texts in zip(statements, evidence)
+    ])
 
 
 def overlap(statements: list[str], evidence: list[tuple[str, ...]]) -> np.ndarray:
@@ -215,42 +226,46 @@ def agreement(scores: np.ndarray, labels: np.ndarray, threshold: float) -> dict:
     }
 
 
-def cross_validated(pairs: dict, features: np.ndarray, baseline: np.ndarray) -> tuple[np.ndarray, list[str]]:
-    """Question-fold probabilities of every pair, and the report lines (per source and leave one source out)."""
+def cross_validated(
+    pairs: dict, features: np.ndarray, baselines: dict[str, np.ndarray]
+) -> tuple[np.ndarray, list[str]]:
+    """Question-fold probabilities of every pair, and the report lines (per source and leave one source
+    out), each beside the ``baselines`` (a score per pair, higher is supported; each its own threshold)."""
     lines = []
     labels, weights, sources, groups = pairs["labels"], pairs["weights"], pairs["sources"], pairs["groups"]
     probabilities = np.full(len(labels), np.nan)
     for source in ("ragtruth", "trec"):
         mask = sources == source
         indices = np.flatnonzero(mask)
-        scores, base = np.zeros(len(labels)), np.zeros(len(labels))
-        thresholds_model, thresholds_base = np.zeros(len(labels)), np.zeros(len(labels))
+        scores = np.zeros(len(labels))
+        thresholds = {name: np.zeros(len(labels)) for name in ("model", *baselines)}
         for train, test in GroupKFold(n_splits=FOLDS).split(indices, groups=groups[indices]):
             training = np.concatenate([indices[train], np.flatnonzero(~mask)])
             fitted = fit(features[training], labels[training], weights[training], sources[training])
             scores[indices[test]] = predict(fitted, features[indices[test]])
             own = binary(pairs, np.isin(np.arange(len(labels)), indices[train]))
-            thresholds_model[indices[test]] = best_threshold(predict(fitted, features[own]), labels[own])
-            thresholds_base[indices[test]] = best_threshold(baseline[own], labels[own])
+            thresholds["model"][indices[test]] = best_threshold(predict(fitted, features[own]), labels[own])
+            for name, baseline in baselines.items():
+                thresholds[name][indices[test]] = best_threshold(baseline[own], labels[own])
         probabilities[mask] = scores[mask]
         kept = binary(pairs, mask)
-        model = agreement(scores[kept] - thresholds_model[kept] + 0.5, labels[kept], 0.5)
-        model["auc"] = roc_auc_score(labels[kept], scores[kept])
-        base = agreement(baseline[kept] - thresholds_base[kept] + 0.5, labels[kept], 0.5)
-        base["auc"] = roc_auc_score(labels[kept], baseline[kept])
-        lines.append(
-            f"{source} question folds ({kept.sum()} pairs): model {_shown(model)} | word overlap {_shown(base)}"
-        )
+        shown = []
+        for name, values in {"model": scores, **baselines}.items():
+            figures = agreement(values[kept] - thresholds[name][kept] + 0.5, labels[kept], 0.5)
+            figures["auc"] = roc_auc_score(labels[kept], values[kept])
+            shown.append(f"{name} {_shown(figures)}")
+        lines.append(f"{source} question folds ({kept.sum()} pairs): " + " | ".join(shown))
     for held in ("ragtruth", "trec"):
         test, train = sources == held, sources != held
         fitted = fit(features[train], labels[train], weights[train], sources[train])
         own = binary(pairs, train)
-        threshold = best_threshold(predict(fitted, features[own]), labels[own])
         kept = binary(pairs, test)
-        model = agreement(predict(fitted, features[kept]), labels[kept], threshold)
-        base_threshold = best_threshold(baseline[own], labels[own])
-        base = agreement(baseline[kept], labels[kept], base_threshold)
-        lines.append(f"leave out {held} ({kept.sum()} pairs): model {_shown(model)} | word overlap {_shown(base)}")
+        threshold = best_threshold(predict(fitted, features[own]), labels[own])
+        shown = [f"model {_shown(agreement(predict(fitted, features[kept]), labels[kept], threshold))}"]
+        for name, baseline in baselines.items():
+            figures = agreement(baseline[kept], labels[kept], best_threshold(baseline[own], labels[own]))
+            shown.append(f"{name} {_shown(figures)}")
+        lines.append(f"leave out {held} ({kept.sum()} pairs): " + " | ".join(shown))
     return probabilities, lines
 
 
@@ -457,8 +472,14 @@ def main() -> None:
         f"({1000 * seconds / len(pairs['labels']):.2f} ms a pair, parses included)"
     )
     all_features, features = features, features[:, [FEATURES.index(name) for name in MODEL_FEATURES]]
-    baseline = overlap(pairs["statements"], pairs["evidence"])
-    probabilities, lines = cross_validated(pairs, features, baseline)
+    start = time.perf_counter()
+    baselines = {"word overlap": overlap(pairs["statements"], pairs["evidence"])}
+    overlap_seconds = time.perf_counter() - start
+    baselines["ROUGE-L recall"] = rouge_l_recall(pairs["statements"], pairs["evidence"])
+    rouge_seconds = time.perf_counter() - start - overlap_seconds
+    print(f"baselines: word overlap {1000 * overlap_seconds / len(pairs['labels']):.2f} ms a pair, "
+          f"ROUGE-L {1000 * rouge_seconds / len(pairs['labels']):.2f} ms a pair")
+    probabilities, lines = cross_validated(pairs, features, baselines)
     print("\n".join(lines))
     missing = np.expm1(all_features[:, FEATURES.index("missing_idf")])
     answer_lines, claim_threshold = answer_figures(answers, pairs, probabilities, missing, crude)
