@@ -36,7 +36,7 @@ from pyterrier_rag_axioms.nuggets.files import EMPTY_TOPICS, load_nuggets
 from pyterrier_rag_axioms.nuggets.model import NuggetModel, fit_nugget_model, resolve_nugget_model
 from pyterrier_rag_axioms.runtime.by_topic import ByTopic
 from pyterrier_rag_axioms.support import SupportModel, resolve_support_model
-from pyterrier_rag_axioms.tools.embeddings.naming import RENAMED, encoder_argument, resolve_encoder
+from pyterrier_rag_axioms.tools.embeddings.naming import encoder_parameter
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 
@@ -106,15 +106,7 @@ class NuggetAssigner(ByTopic, pt.Transformer):
     #: The sentence encoder: ``"MODEL"`` (with the backend :data:`DEFAULT_ENCODER`), ``"MODEL:BACKEND"``
     #: or a :class:`SentenceSimilarity` (default: all-MiniLM-L6-v2 with :data:`DEFAULT_ENCODER`; see
     #: :mod:`~pyterrier_rag_axioms.tools.embeddings.naming`). The fitted model must have been fitted on it.
-    encoder: SentenceSimilarity | str | None = parameter(
-        None,
-        role=TOOL,
-        resolve=lambda assigner, encoder: resolve_encoder(
-            encoder, default_backend=DEFAULT_ENCODER, owner="NuggetAssigner"
-        ),
-        shown=encoder_argument,
-        formerly=RENAMED,
-    )
+    encoder: SentenceSimilarity | str | None = encoder_parameter("NuggetAssigner", default_backend=DEFAULT_ENCODER)
     #: A spaCy model name or analyzer (default: the shared one).
     text_analyzer: TextAnalyzer | str | None = parameter(
         None, role=TOOL, keyed=False, resolve=lambda assigner, analyzer: resolve_text_analyzer(analyzer)

@@ -56,7 +56,7 @@ from pyterrier_rag_axioms.declaration import (
 from pyterrier_rag_axioms.frames import response_frame
 from pyterrier_rag_axioms.nuggets.candidates import Candidate, candidates_of, topic_facts
 from pyterrier_rag_axioms.runtime.by_topic import ByTopic
-from pyterrier_rag_axioms.tools.embeddings.naming import RENAMED, encoder_argument, resolve_encoder
+from pyterrier_rag_axioms.tools.embeddings.naming import encoder_parameter
 from pyterrier_rag_axioms.tools.embeddings.similarity import SentenceSimilarity
 from pyterrier_rag_axioms.tools.text import TextAnalyzer, resolve_text_analyzer
 
@@ -149,15 +149,7 @@ class NuggetExtractor(ByTopic, pt.Transformer):
     #: The sentence encoder: ``"MODEL"`` (with the backend :data:`DEFAULT_ENCODER`), ``"MODEL:BACKEND"``
     #: or a :class:`SentenceSimilarity` (default: all-MiniLM-L6-v2 with :data:`DEFAULT_ENCODER`; see
     #: :mod:`~pyterrier_rag_axioms.tools.embeddings.naming`).
-    encoder: SentenceSimilarity | str | None = parameter(
-        None,
-        role=TOOL,
-        resolve=lambda extractor, encoder: resolve_encoder(
-            encoder, default_backend=DEFAULT_ENCODER, owner="NuggetExtractor"
-        ),
-        shown=encoder_argument,
-        formerly=RENAMED,
-    )
+    encoder: SentenceSimilarity | str | None = encoder_parameter("NuggetExtractor", default_backend=DEFAULT_ENCODER)
     #: A spaCy model name or analyzer (default: the shared one).
     text_analyzer: TextAnalyzer | str | None = parameter(
         None, role=TOOL, keyed=False, resolve=lambda extractor, analyzer: resolve_text_analyzer(analyzer)

@@ -90,6 +90,10 @@ class SentenceEncoder(ABC):
     def dimension(self) -> int:
         """Length of the embeddings."""
 
+    def get_sentence_embedding_dimension(self) -> int:
+        """:attr:`dimension`, by sentence-transformers' name."""
+        return self.dimension
+
     def prepare(self) -> str | None:
         """Build the model file the backend runs where it is missing or damaged, check it, and return its
         SHA-256 (``None``: a backend that builds no file, :attr:`builds_files`). Call it before worker

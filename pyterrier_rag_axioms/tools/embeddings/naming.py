@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from pyterrier_rag_axioms.declaration import TOOL, parameter
 from pyterrier_rag_axioms.tools.embeddings.backends import BACKENDS, backend_class
 from pyterrier_rag_axioms.tools.embeddings.similarity import (
     DEFAULT_SENTENCE_MODEL,
@@ -87,6 +88,19 @@ def resolve_encoder(
     if backend_class(backend).batch_independent:
         return batch_independent_similarity(model, backend=backend)
     return SentenceSimilarity.shared(model=model, backend=backend)
+
+
+def encoder_parameter(owner: str, *, default_backend: str) -> Any:
+    """The declared ``encoder`` parameter of ``owner``, a class that embeds with its own default backend:
+    resolved by :func:`resolve_encoder`, shown by :func:`encoder_argument`, and taken by its former
+    names (:data:`RENAMED`) for one more release."""
+    return parameter(
+        None,
+        role=TOOL,
+        resolve=lambda _, encoder: resolve_encoder(encoder, default_backend=default_backend, owner=owner),
+        shown=encoder_argument,
+        formerly=RENAMED,
+    )
 
 
 def encoder_argument(encoder: Any) -> Any:

@@ -192,10 +192,6 @@ class OnnxSentenceEncoder(SentenceEncoder):
         """Length of the embeddings."""
         return int(self.encode(["dimension"]).shape[1])
 
-    def get_sentence_embedding_dimension(self) -> int:
-        """:attr:`dimension`, by sentence-transformers' name."""
-        return self.dimension
-
     def encode(
         self,
         texts: Sequence[str],

@@ -165,10 +165,6 @@ class StaticSentenceEncoder(SentenceEncoder):
         """Length of the embeddings."""
         return int(self.model.dim)
 
-    def get_sentence_embedding_dimension(self) -> int:
-        """:attr:`dimension`, by sentence-transformers' name."""
-        return self.dimension
-
     def encode(
         self,
         texts: Sequence[str],
