@@ -92,8 +92,8 @@ def resolve_encoder(
 
 def encoder_parameter(owner: str, *, default_backend: str) -> Any:
     """The declared ``encoder`` parameter of ``owner``, a class that embeds with its own default backend:
-    resolved by :func:`resolve_encoder`, shown by :func:`encoder_argument`, and taken by its former
-    names (:data:`RENAMED`) for one more release."""
+    resolved by :func:`resolve_encoder` and shown by :func:`encoder_argument`; the constructor refuses
+    its former names (:data:`RENAMED`), naming this one."""
     return parameter(
         None,
         role=TOOL,
