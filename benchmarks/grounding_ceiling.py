@@ -28,9 +28,9 @@ import bisect
 import pickle
 from pathlib import Path
 
+import _setup  # noqa: F401  (first: the checkout's package, offline models)
 import numpy as np
 import pandas as pd
-from _setup import DEV_DATA  # noqa: E402  (first: the checkout's package, offline models)
 from grounding_features import ragtruth_responses  # noqa: E402
 from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: E402
 from sklearn.metrics import roc_auc_score  # noqa: E402
@@ -48,16 +48,6 @@ WORD_FEATURES = ("missing", "soft_missing", "idf", "missing_idf", "sentence_miss
                  "position", "answer_missing")
 
 
-def marked_spans(frame: pd.DataFrame) -> list[list[tuple[int, int]]]:
-    """Each answer's marked character spans, read again from the data file."""
-    import gzip
-    import json
-
-    with gzip.open(DEV_DATA / "ragtruth" / "qa_train.jsonl.gz", "rt", encoding="utf-8") as lines:
-        labels = {f"{row['source_id']}-{row['model']}": row["labels"] for row in map(json.loads, lines)}
-    return [[(label["start"], label["end"]) for label in labels[docno]] for docno in frame["docno"]]
-
-
 def word_table(frame: pd.DataFrame) -> pd.DataFrame:
     """One row per content lemma of each answer, with its label and its raw evidence."""
     analyzer = text_analyzer()
@@ -67,7 +57,7 @@ def word_table(frame: pd.DataFrame) -> pd.DataFrame:
     vocabulary = {passage: frozenset(profile.terms) for passage, profile in zip(passages, extractor.profiles(passages))}
     rows = []
     for number, (analysis, context, marks) in enumerate(
-        zip(analyzer.analyse(frame["response"].tolist()), frame["context"], marked_spans(frame), strict=True)
+        zip(analyzer.analyse(frame["response"].tolist()), frame["context"], frame["marked_spans"], strict=True)
     ):
         held = frozenset().union(*(vocabulary[passage] for passage in context))
         starts = [sentence.start_char for sentence in analysis.sentences]

@@ -49,13 +49,15 @@ _CITATION = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
 
 
 def ragtruth_responses(limit: int | None = None) -> pd.DataFrame:
-    """RAGTruth QA train's answers as a response frame with ``hallucinated`` and ``marked_chars``."""
+    """RAGTruth QA train's answers as a response frame with ``hallucinated``, ``marked_spans`` (each marked
+    span's ``(start, end)``) and ``marked_chars``."""
     with gzip.open(DEV_DATA / "ragtruth" / "qa_train.jsonl.gz", "rt", encoding="utf-8") as lines:
         rows = [json.loads(line) for line in lines]
     frame = pd.DataFrame({
         "qid": [str(row["source_id"]) for row in rows], "query": [row["query"] for row in rows],
         "docno": [f"{row['source_id']}-{row['model']}" for row in rows], "response": [row["response"] for row in rows],
         "context": [list(row["context"]) for row in rows], "hallucinated": [bool(row["labels"]) for row in rows],
+        "marked_spans": [[(label["start"], label["end"]) for label in row["labels"]] for row in rows],
         "marked_chars": [sum(label["end"] - label["start"] for label in row["labels"]) for row in rows],
         "quality": [row["quality"] for row in rows],
     }).drop_duplicates(["qid", "docno"]).reset_index(drop=True)
