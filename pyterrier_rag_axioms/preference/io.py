@@ -37,10 +37,13 @@ def support_version(model: ModelView) -> str:
 
 def _check_support_version(model: ModelView, saved: object, path: Path) -> None:
     """Warn where a file's grounding weight was chosen with another support model than this package's."""
-    if model.grounding_weight > 0 and saved is not None and saved != support_version(model):
+    if model.grounding_weight == 0 or saved is None:
+        return
+    current = support_version(model)
+    if saved != current:
         warnings.warn(
             f"{path}: its grounding_weight was chosen with the support model {saved!r}, and this package's is "
-            f"{support_version(model)!r}: the weight may no longer fit its probabilities (choose it again, as "
+            f"{current!r}: the weight may no longer fit its probabilities (choose it again, as "
             "benchmarks/grounding_weight.py does)",
             stacklevel=3,
         )
