@@ -81,3 +81,13 @@ def test_the_similarity_backend_keeps_its_files_in_the_cache_and_names_its_encod
     assert Path(similarity.backend_encoder.export_path).is_relative_to(tmp_path / "static")
     assert encoder_name(similarity) == encoder_name("all-MiniLM-L6-v2:static") == "all-MiniLM-L6-v2:static"
     assert encoder_name(SentenceSimilarity(backend="onnx-int8")) == "all-MiniLM-L6-v2"
+
+
+def test_every_backend_answers_the_dimension_by_sentence_transformers_name(built):
+    from pyterrier_rag_axioms.tools.embeddings.torch_encoder import TorchSentenceEncoder
+
+    torch_encoder = TorchSentenceEncoder(_default_model_path(), device="cpu")
+    for encoder in (built, torch_encoder):
+        width = encoder.encode(TEXTS[:1]).shape[1]
+        assert encoder.get_sentence_embedding_dimension() == encoder.dimension == width
+    assert torch_encoder.get_sentence_embedding_dimension() == 384

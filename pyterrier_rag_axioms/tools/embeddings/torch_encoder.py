@@ -66,7 +66,10 @@ class TorchSentenceEncoder(SentenceEncoder):
 
     @property
     def dimension(self) -> int:
-        return int(self.model.get_sentence_embedding_dimension())
+        # sentence-transformers 6 renamed get_sentence_embedding_dimension (deprecated there) to
+        # get_embedding_dimension; the package takes 3.0 and later
+        named = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
+        return int(named())
 
     def limited(self, one_thread: bool) -> contextlib.AbstractContextManager:
         """torch's intra-op pool on one thread where ``one_thread`` (:mod:`~pyterrier_rag_axioms.runtime.threads`)."""
